@@ -1,0 +1,105 @@
+/**
+ * Generates `src/generated/*` from `contracts/openapi.yaml`: the request and
+ * response types (openapi-typescript) and the contract's numbers (scopes,
+ * ranges, lengths, body size, quota) that the core enforces.
+ *
+ * Run `npm run generate` after editing the contract; `test/contract/codegen.test.ts`
+ * fails while the committed files are stale.
+ */
+import { readFile, writeFile } from 'node:fs/promises'
+import openapiTS, { astToString } from 'openapi-typescript'
+import { parse } from 'yaml'
+
+const contractUrl = new URL('./openapi.yaml', import.meta.url)
+const generatedDir = new URL('../src/generated/', import.meta.url)
+
+const banner = '// Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.\n'
+
+interface Schema {
+  minimum?: number
+  maximum?: number
+  minLength?: number
+  maxLength?: number
+  properties?: Record<string, Schema>
+}
+
+interface Operation {
+  operationId: string
+  'x-required-scopes': string[]
+  parameters?: Array<{ name: string; schema: Schema }>
+  requestBody?: { 'x-max-body-bytes'?: number }
+}
+
+interface Document {
+  info: { version: string }
+  paths: Record<string, Record<string, Operation>>
+  components: {
+    schemas: Record<string, Schema>
+    responses: Record<string, { 'x-default-quota'?: number }>
+  }
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`contracts/openapi.yaml does not state ${what}`)
+  return value
+}
+
+function parameter(operation: Operation | undefined, name: string): Schema {
+  const found = operation?.parameters?.find((p) => p.name === name)
+  return required(found?.schema, `the "${name}" parameter`)
+}
+
+/** Returns the generated files as `{ fileName: contents }`, without writing them. */
+export async function generate(): Promise<Record<string, string>> {
+  const text = await readFile(contractUrl, 'utf8')
+  const document = parse(text) as Document
+
+  const types = astToString(await openapiTS(text))
+
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      operationId: op.operationId,
+      method: method.toUpperCase(),
+      path,
+      scopes: op['x-required-scopes'],
+    })),
+  )
+  const list = document.paths['/plants']?.get
+  const create = document.paths['/plants']?.post
+  const remove = document.paths['/plants/{id}']?.delete
+  const newPlant = required(document.components.schemas.NewPlant?.properties, 'NewPlant')
+  const name = required(newPlant.name, 'NewPlant.name')
+  const tag = required(newPlant.tag, 'NewPlant.tag')
+  const id = required(newPlant.id, 'NewPlant.id')
+  const pathId = parameter(remove, 'id')
+  const limit = parameter(list, 'limit')
+
+  const constants = {
+    version: document.info.version,
+    operations: Object.fromEntries(operations.map(({ operationId, ...rest }) => [operationId, rest])),
+    name: {
+      minLength: required(name.minLength, 'name.minLength'),
+      maxLength: required(name.maxLength, 'name.maxLength'),
+    },
+    tag: { maxLength: required(tag.maxLength, 'tag.maxLength') },
+    id: { minimum: required(id.minimum, 'id.minimum'), maximum: required(id.maximum, 'id.maximum') },
+    pathId: {
+      minimum: required(pathId.minimum, 'path id minimum'),
+      maximum: required(pathId.maximum, 'path id maximum'),
+    },
+    limit: { minimum: required(limit.minimum, 'limit.minimum'), maximum: required(limit.maximum, 'limit.maximum') },
+    maxBodyBytes: required(create?.requestBody?.['x-max-body-bytes'], 'x-max-body-bytes'),
+    defaultQuota: required(document.components.responses.QuotaExceeded?.['x-default-quota'], 'x-default-quota'),
+  }
+
+  return {
+    'openapi.ts': banner + types,
+    'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const [file, contents] of Object.entries(await generate())) {
+    await writeFile(new URL(file, generatedDir), contents)
+  }
+}

@@ -1,0 +1,52 @@
+import { challenge, PlantStoreError } from './errors.ts'
+import type { Scope } from './schemas.ts'
+import type { PlantStore, Principal } from './store.ts'
+
+/** RFC 6750 `b64token`. */
+const tokenSyntax = /^[A-Za-z0-9\-._~+/]+=*$/
+/** Longer tokens are refused before they are hashed. */
+const maxTokenLength = 4096
+
+/**
+ * Resolves an `Authorization` header to the calling principal (RFC 6750):
+ * a missing or non-Bearer header is `unauthorized`; a malformed, unknown or
+ * expired token is `invalid_token`.
+ *
+ * @example
+ * const principal = await authenticate(store, 'Bearer tok_acme_write')
+ */
+export async function authenticate(store: PlantStore, authorization: string | null): Promise<Principal> {
+  if (!authorization) {
+    throw new PlantStoreError('unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".', {
+      'www-authenticate': challenge(),
+    })
+  }
+  const space = authorization.indexOf(' ')
+  const scheme = space === -1 ? authorization : authorization.slice(0, space)
+  if (scheme.toLowerCase() !== 'bearer') {
+    throw new PlantStoreError('unauthorized', 'The Authorization header must use the Bearer scheme.', {
+      'www-authenticate': challenge(),
+    })
+  }
+  const token = space === -1 ? '' : authorization.slice(space + 1).replace(/^ +/, '')
+  if (token.length > maxTokenLength || !tokenSyntax.test(token)) {
+    throw new PlantStoreError('invalid_token', 'The bearer token is malformed.', {
+      'www-authenticate': challenge('invalid_token'),
+    })
+  }
+  return store.authenticate(token)
+}
+
+/**
+ * Throws `insufficient_scope` unless the principal holds the scope.
+ *
+ * @example
+ * authorize(principal, 'plants:write')
+ */
+export function authorize(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) {
+    throw new PlantStoreError('insufficient_scope', `The access token lacks the "${scope}" scope.`, {
+      'www-authenticate': challenge('insufficient_scope'),
+    })
+  }
+}

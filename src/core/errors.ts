@@ -1,0 +1,95 @@
+import type { CoreResponse } from './http.ts'
+
+/**
+ * The codes of every error the Plant Store answers with. Each maps to one
+ * HTTP status; the Error body's `error` field is always that status.
+ */
+export const errorStatus = {
+  /** No `Authorization` header, or not a Bearer one. */
+  unauthorized: 401,
+  /** A Bearer token that is unknown, expired or malformed. */
+  invalid_token: 401,
+  /** The token lacks the scope the operation needs. */
+  insufficient_scope: 403,
+  /** A parameter or the body is invalid. */
+  invalid_request: 400,
+  /** No such plant in the caller's tenant, or no such path. */
+  not_found: 404,
+  /** A known path with a method it does not have. */
+  method_not_allowed: 405,
+  /** A plant with this id already exists in the caller's tenant. */
+  conflict: 409,
+  /** The body is larger than the contract allows. */
+  payload_too_large: 413,
+  /** The body is not `application/json`. */
+  unsupported_media_type: 415,
+  /** The caller's tenant is full. */
+  quota_exceeded: 507,
+} as const
+
+export type ErrorCode = keyof typeof errorStatus
+
+/** The realm of every `WWW-Authenticate` challenge. */
+export const realm = 'plant-store'
+
+/**
+ * The one error type of the Plant Store. Everything that goes wrong in the
+ * core is thrown as a `PlantStoreError` and rendered by {@link renderError}.
+ *
+ * @example
+ * throw new PlantStoreError('not_found', 'No plant with id 7 exists.')
+ */
+export class PlantStoreError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = 'PlantStoreError'
+    this.code = code
+    this.status = errorStatus[code]
+    this.headers = headers
+  }
+}
+
+/**
+ * Builds the `WWW-Authenticate` challenge for a 401 or 403 (RFC 6750).
+ *
+ * @example
+ * challenge('invalid_token') // 'Bearer realm="plant-store", error="invalid_token"'
+ */
+export function challenge(error?: 'invalid_token' | 'insufficient_scope'): string {
+  return error ? `Bearer realm="${realm}", error="${error}"` : `Bearer realm="${realm}"`
+}
+
+/**
+ * Renders any thrown value as an Error answer. A `PlantStoreError` keeps its
+ * status, headers and message; anything else becomes a 500 with a generic
+ * message, so no internal detail or stack trace ever reaches a client.
+ *
+ * @example
+ * renderError(new PlantStoreError('conflict', 'A plant with id 1 already exists.'))
+ * // { status: 409, headers: { 'content-type': 'application/json' }, body: '{"error":409,...}' }
+ */
+export function renderError(error: unknown): CoreResponse {
+  if (error instanceof PlantStoreError) {
+    return errorResponse(error.status, error.message, error.headers)
+  }
+  return errorResponse(500, 'The Plant Store failed to answer this request.')
+}
+
+/**
+ * An Error answer with this status and message; the one place an Error body
+ * is written.
+ *
+ * @example
+ * errorResponse(418, 'Simulated status 418.')
+ */
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): CoreResponse {
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ error: status, message }),
+  }
+}

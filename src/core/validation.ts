@@ -1,0 +1,113 @@
+import { contract } from '../generated/contract.ts'
+import { PlantStoreError } from './errors.ts'
+import { plantSchema, type StoredPlant } from './schemas.ts'
+
+const digitsOnly = /^[0-9]+$/
+const signedDigits = /^-?[0-9]+$/
+
+function invalid(message: string): PlantStoreError {
+  return new PlantStoreError('invalid_request', message)
+}
+
+/**
+ * Parses the `limit` query parameter: absent is `undefined` (all plants);
+ * otherwise decimal digits only, within int32 and not below 0.
+ *
+ * @example
+ * parseLimit('limit=10') // 10
+ * parseLimit('') // undefined
+ */
+export function parseLimit(query: string): number | undefined {
+  if (query === '') return undefined
+  const values = new URLSearchParams(query).getAll('limit')
+  if (values.length === 0) return undefined
+  if (values.length > 1) throw invalid('limit must be given at most once.')
+  const [raw = ''] = values
+  const limit = Number(raw)
+  if (!digitsOnly.test(raw) || limit < contract.limit.minimum || limit > contract.limit.maximum) {
+    throw invalid(
+      `limit must be an integer from ${contract.limit.minimum} to ${contract.limit.maximum}, written in decimal digits.`,
+    )
+  }
+  return limit
+}
+
+/**
+ * Parses the plant id of a path segment: an optional `-` and decimal digits,
+ * within the range JavaScript represents exactly.
+ *
+ * @example
+ * parsePathId('42') // 42
+ * parsePathId('1e3') // throws invalid_request
+ */
+export function parsePathId(segment: string): number {
+  const id = Number(segment)
+  if (!signedDigits.test(segment) || id < contract.pathId.minimum || id > contract.pathId.maximum) {
+    throw invalid(
+      `The plant id in the path must be an integer from ${contract.pathId.minimum} to ${contract.pathId.maximum}, written in decimal digits.`,
+    )
+  }
+  return id === 0 ? 0 : id
+}
+
+const mediaType = /^\s*application\/json\s*(?:;(.*))?$/i
+const utf8Charset = /^\s*charset\s*=\s*(?:"utf-8"|utf-8)\s*$/i
+
+/**
+ * Checks the request's `Content-Type`: `application/json`, with no parameter
+ * but a UTF-8 charset. Anything else is `unsupported_media_type`.
+ *
+ * @example
+ * checkContentType('application/json; charset=utf-8')
+ */
+export function checkContentType(contentType: string | null): void {
+  const match = contentType === null ? null : mediaType.exec(contentType)
+  const params = match?.[1]
+  if (
+    !match ||
+    (params !== undefined && params.trim() !== '' && !params.split(';').every((p) => utf8Charset.test(p)))
+  ) {
+    throw new PlantStoreError(
+      'unsupported_media_type',
+      'The request body must be JSON, sent with "Content-Type: application/json" (charset utf-8, if any).',
+    )
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Parses and validates a `NewPlant` body. Unknown fields are ignored and a
+ * `null` tag counts as absent; every failure is `invalid_request` naming the
+ * field.
+ *
+ * @example
+ * parseNewPlant(new TextEncoder().encode('{"id":1,"name":"Fern"}')) // { id: 1, name: 'Fern' }
+ */
+export function parseNewPlant(body: Uint8Array): StoredPlant {
+  if (body.byteLength === 0) throw invalid('The request body is empty; send a NewPlant JSON object.')
+  let value: unknown
+  try {
+    value = JSON.parse(decoder.decode(body))
+  } catch {
+    throw invalid('The request body is not valid JSON.')
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid('The request body must be a JSON object (a NewPlant).')
+  }
+  const id = own(value, 'id')
+  const name = own(value, 'name')
+  const tag = own(value, 'tag') ?? undefined
+  if (name === undefined) throw invalid('name is required.')
+  if (id === undefined) throw invalid('id is required.')
+  const result = plantSchema.safeParse(tag === undefined ? { id, name } : { id, name, tag })
+  if (!result.success) throw invalid(result.error.issues[0]?.message ?? 'The NewPlant is invalid.')
+  const plant = result.data
+  if (Object.is(plant.id, -0)) plant.id = 0
+  return plant
+}
+
+/** Reads an own property only: inherited names such as `constructor` never count. */
+function own(object: object, key: string): unknown {
+  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined
+}

@@ -1,0 +1,28 @@
+import { buildWorld, generatePlants, type WorldOptions } from '../fixtures/world.ts'
+import { PlantStore, type TenantSpec } from './core/store.ts'
+
+export interface CreatePlantStoreOptions extends WorldOptions {
+  /** Tenants to use instead of the default fixture world. */
+  world?: readonly TenantSpec[]
+  /** The clock tokens expire against (default `Date.now`). */
+  now?: () => number
+}
+
+/**
+ * Creates a stateful Plant Store seeded with the fixture world (three
+ * tenants, their tokens and plants), or with the tenants you give.
+ * Requests wait for seeding; `await store.ready` before inspecting it directly.
+ *
+ * @example
+ * const store = createPlantStore({ seed: 7, plantsPerTenant: 20 })
+ * await store.ready
+ * store.listPlants('acme') // 20 plants, the same for seed 7 every time
+ */
+export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
+  return new PlantStore({
+    generatePlants,
+    world: options.world ?? buildWorld(options),
+    ...(options.quota === undefined ? {} : { quota: options.quota }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  })
+}

@@ -1,0 +1,265 @@
+// Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.
+export interface paths {
+    "/plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns all plants of the caller's tenant, oldest first.
+         * @description Returns the plants the authenticated user has access to: those of the
+         *     user's tenant, in creation order (oldest first), cut to the first
+         *     `limit` plants when `limit` is given.
+         */
+        get: operations["listPlants"];
+        put?: never;
+        /**
+         * Creates a new plant in the store.
+         * @description Creates a plant in the caller's tenant. The body must be
+         *     `application/json` (a charset parameter is allowed) and at most 64 KiB.
+         *     Unknown fields are ignored; a `null` tag is treated as absent.
+         */
+        post: operations["addPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a single plant based on the ID supplied.
+         * @description Deletes the plant with this id from the caller's tenant. An id that
+         *     does not exist in the caller's tenant is a 404, whether or not it
+         *     exists in another tenant.
+         */
+        delete: operations["deletePlant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Plant: {
+            /** @description Name of the plant */
+            name: string;
+            /** @description Tag to specify the type; omitted when the plant has none. */
+            tag?: string;
+        };
+        NewPlant: {
+            /** @description Name of the plant, 1 to 256 characters (not trimmed). */
+            name: string;
+            /** @description Tag to specify the type, at most 256 characters; `null` is treated as absent. */
+            tag?: string | null;
+            /**
+             * Format: int64
+             * @description Identification number of the plant, unique within the caller's tenant.
+             */
+            id: number;
+        };
+        Error: {
+            /**
+             * Format: int32
+             * @description The HTTP status of the answer.
+             */
+            error: number;
+            /** @description A human sentence saying what went wrong. */
+            message: string;
+        };
+    };
+    responses: {
+        /** @description The request is invalid (a parameter or the body); the message names the field. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The `Authorization` header is missing or not Bearer (challenge without
+         *     an error), or the token is unknown, expired or malformed
+         *     (`error="invalid_token"`).
+         */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The token lacks the scope the operation needs (`error="insufficient_scope"`). */
+        Forbidden: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No plant with this id in the caller's tenant. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A plant with this id already exists in the caller's tenant. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than 64 KiB. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller's tenant already holds its quota of plants (10,000 by default); nothing stored is lost. */
+        QuotaExceeded: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description RFC 6750 challenge, e.g. `Bearer realm="plant-store", error="invalid_token"`. */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listPlants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of results to return: decimal digits only, 0 to
+                 *     2147483647. Absent means all plants; 0 returns an empty array.
+                 *     Anything else (empty, signed, fractional, exponent, hex, spaces,
+                 *     repeated, above int32) is a 400.
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description plant response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    addPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Plant to add to the store */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description plant response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            507: components["responses"]["QuotaExceeded"];
+        };
+    };
+    deletePlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the plant to delete: an optional `-` followed by decimal
+                 *     digits, within the range JavaScript represents exactly.
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description plant deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+}

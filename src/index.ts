@@ -1,0 +1,32 @@
+/**
+ * plant-store-mock: a stateful mock of the Plant Store API for contract
+ * testing. This entry holds what every runtime shares; `plant-store-mock/node`
+ * and `plant-store-mock/browser` add msw's server and worker, and
+ * `plant-store-mock/server` the standalone sandbox.
+ */
+export {
+  buildWorld,
+  defaultPlantsPerTenant,
+  defaultSeed,
+  fixtureTenants,
+  fixtureTokens,
+  generatePlants,
+  type WorldOptions,
+} from '../fixtures/world.ts'
+export { type CoreOptions, createCore, type PlantStoreHandler, type RequestObserver } from './core/app.ts'
+export { type ErrorCode, errorStatus, PlantStoreError, renderError } from './core/errors.ts'
+export type { CoreRequest, CoreResponse } from './core/http.ts'
+export { plantSchema, type Scope, type StoredPlant, scopes } from './core/schemas.ts'
+export {
+  PlantStore,
+  type PlantStoreOptions,
+  type Principal,
+  type StoreSnapshot,
+  type TenantSpec,
+  type TokenSpec,
+  type UserSpec,
+} from './core/store.ts'
+export { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
+export { contract } from './generated/contract.ts'
+export type { components, operations, paths } from './generated/openapi.ts'
+export { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
