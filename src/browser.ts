@@ -19,7 +19,7 @@ export interface PlantStoreWorker {
  *
  * @example
  * const { worker, store } = setupPlantStoreWorker()
- * await worker.start({ onUnhandledRequest: 'bypass', quiet: true })
+ * await worker.start({ onUnhandledFrame: 'bypass', quiet: true })
  */
 export function setupPlantStoreWorker(options: CreateHandlersOptions = {}): PlantStoreWorker {
   const store = options.store ?? createPlantStore(options)

@@ -18,7 +18,7 @@ export interface PlantStoreServer {
  *
  * @example
  * const { server, store } = setupPlantStoreServer()
- * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+ * beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
  * afterEach(async () => { server.resetHandlers(); await store.reset() })
  * afterAll(() => server.close())
  */
