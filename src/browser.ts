@@ -1,25 +1,65 @@
 import type { HttpHandler } from 'msw'
-import { type SetupWorker, setupWorker } from 'msw/browser'
+import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
 import type { PlantStore } from './core/store.ts'
 import { createPlantStore } from './create-plant-store.ts'
 import { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
 
+export type { SetupWorker, StartOptions } from 'msw/browser'
+
 export interface PlantStoreWorker {
   /** The msw worker: `start()`, `stop()`, `use()` overrides, `resetHandlers()`. */
   readonly worker: SetupWorker
-  /** The stateful store behind the handlers: `reset()`, `load()`, `listPlants()`, `snapshot()`. */
+  /**
+   * The stateful store behind the handlers, living in the page: `reset()`
+   * (back to the seeded world), `load(buildWorld({ seed }))` (reseed),
+   * `listPlants(tenantId)` and `snapshot()` (inspect), `ready`.
+   */
   readonly store: PlantStore
   /** The Plant Store handlers the worker started with. */
   readonly handlers: readonly HttpHandler[]
 }
 
 /**
- * Sets up msw's `setupWorker` with the Plant Store handlers, for browser
- * dev and test builds. Serve msw's worker script first (`npx msw init public`).
+ * The `worker.start()` options the Plant Store worker is meant to run with:
+ * other requests (the page's own assets, other APIs) pass through untouched,
+ * msw logs nothing, and the worker script is the one served at the site root
+ * (`npx msw init <public dir>`, or msw's Vite plugin). Spread and override
+ * what differs, e.g. `serviceWorker.url` when the app lives below `/`.
  *
  * @example
+ * await worker.start({ ...plantStoreWorkerStartOptions, quiet: false })
+ */
+export const plantStoreWorkerStartOptions = {
+  onUnhandledFrame: 'bypass',
+  quiet: true,
+  serviceWorker: { url: '/mockServiceWorker.js' },
+} as const satisfies StartOptions
+
+/**
+ * Sets up msw's `setupWorker` with the Plant Store handlers, for browser dev
+ * and test builds. The store lives in the page: every page load starts from
+ * the seeded world, and requests from each tab are answered by that tab's own
+ * store. Serve msw's worker script first: `npx msw init public`, or
+ * `msw({ mode: 'worker-only' })` from `msw/vite` in the Vite config.
+ *
+ * @example
+ * import { buildWorld, setupPlantStoreWorker } from 'plant-store-mock/browser'
+ *
  * const { worker, store } = setupPlantStoreWorker()
- * await worker.start({ onUnhandledFrame: 'bypass', quiet: true })
+ * await worker.start({
+ *   onUnhandledFrame: 'bypass',
+ *   quiet: true,
+ *   serviceWorker: { url: '/mockServiceWorker.js' },
+ * })
+ * await fetch('/plants', { headers: { authorization: 'Bearer psm_acme_write' } }) // 200, Acme's 5 plants
+ *
+ * await store.reset() // back to the seeded world
+ * await store.load(buildWorld({ seed: 7, plantsPerTenant: 20 })) // reseed
+ * store.listPlants('acme') // inspect
+ *
+ * @example
+ * // Only answer one API's origin; everything else goes to the network.
+ * const { worker } = setupPlantStoreWorker({ baseUrl: 'https://plants.example.com' })
  */
 export function setupPlantStoreWorker(options: CreateHandlersOptions = {}): PlantStoreWorker {
   const store = options.store ?? createPlantStore(options)
