@@ -1,0 +1,131 @@
+/**
+ * The example app in real Chromium, its Plant Store answered by MSW's
+ * service worker with `plant-store-mock/browser`'s handlers.
+ */
+import { fixtureTokens } from 'plant-store-mock'
+import type { Browser, BrowserContext } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  ExampleApp,
+  type ExampleSite,
+  expectedError,
+  launchChromium,
+  saveScreenshot,
+  seededPlants,
+  serveExample,
+} from './harness.ts'
+
+let site: ExampleSite
+let browser: Browser
+let context: BrowserContext
+
+beforeAll(async () => {
+  ;[site, browser] = await Promise.all([serveExample(), launchChromium()])
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+})
+// A fresh context per test: no service worker, storage or cache carries over.
+beforeEach(async () => {
+  context = await browser.newContext()
+})
+afterEach(async () => {
+  await context.close()
+})
+
+describe('the example app on MSW in Chromium', () => {
+  test('renders the seeded plants of the token’s tenant, answered by the service worker', async () => {
+    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+
+    expect(await app.plants()).toEqual(await seededPlants('acme'))
+    expect(await app.error()).toBeNull()
+    expect(await app.controller()).toBe(`${site.origin}/mockServiceWorker.js`)
+  })
+
+  test('shows a created plant at the end of the list, and the page’s store holds it', async () => {
+    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+
+    await app.create({ id: '100', name: 'Browser Fern', tag: 'fern' })
+
+    expect(await app.error()).toBeNull()
+    expect(await app.plants()).toEqual([...(await seededPlants('acme')), { name: 'Browser Fern', tag: 'fern' }])
+    const stored = await app.page.evaluate(() => window.plantStore?.listPlants('acme').at(-1))
+    expect(stored).toEqual({ id: 100, name: 'Browser Fern', tag: 'fern' })
+    await saveScreenshot(app.page, 'example-app-msw')
+  })
+
+  test('removes a deleted plant from the list', async () => {
+    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    const [first, ...rest] = await seededPlants('acme')
+
+    await app.delete('1')
+
+    expect(await app.error()).toBeNull()
+    expect(await app.plants()).toEqual(rest)
+    expect(await app.plants()).not.toContainEqual(first)
+  })
+
+  test('shows the 401 message when the request carries no token, and no plants', async () => {
+    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+
+    await app.load('')
+
+    expect(await app.error()).toEqual(await expectedError({ method: 'GET', path: '/plants' }))
+    expect((await app.error())?.status).toBe('401')
+    expect(await app.plants()).toEqual([])
+  })
+
+  test('shows the 400 message naming the field when the form is invalid, and stores nothing', async () => {
+    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+
+    await app.create({ id: '101', name: '' })
+
+    const expected = await expectedError({
+      method: 'POST',
+      path: '/plants',
+      token: fixtureTokens.acme.write,
+      json: { id: 101, name: '' },
+    })
+    expect(expected.status).toBe('400')
+    expect(await app.error()).toEqual(expected)
+    expect(await app.plants()).toEqual(await seededPlants('acme'))
+  })
+
+  test('stays under the worker’s control after a reload, which starts again from the seeded world', async () => {
+    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    await app.create({ id: '102', name: 'Before Reload' })
+    expect(await app.plants()).toContainEqual({ name: 'Before Reload' })
+
+    await app.reload()
+
+    expect(await app.controller()).toBe(`${site.origin}/mockServiceWorker.js`)
+    expect(await app.error()).toBeNull()
+    expect(await app.plants()).toEqual(await seededPlants('acme'))
+  })
+
+  test('shows each of two contexts only its own token’s tenant', async () => {
+    const other = await browser.newContext()
+    try {
+      const acme = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+      const globex = await ExampleApp.open(other, site.origin, { token: fixtureTokens.globex.write })
+
+      await acme.create({ id: '103', name: 'Acme Only' })
+
+      expect(await acme.plants()).toEqual([...(await seededPlants('acme')), { name: 'Acme Only' }])
+      expect(await globex.plants()).toEqual(await seededPlants('globex'))
+      expect(await globex.plants()).not.toEqual(await seededPlants('acme'))
+    } finally {
+      await other.close()
+    }
+  })
+
+  test('answers two tabs of one context from the same worker, each with its token’s tenant', async () => {
+    const acme = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.read })
+    const globex = await ExampleApp.open(context, site.origin, { token: fixtureTokens.globex.read })
+
+    expect(await acme.plants()).toEqual(await seededPlants('acme'))
+    expect(await globex.plants()).toEqual(await seededPlants('globex'))
+    expect(await acme.controller()).toBe(await globex.controller())
+  })
+})

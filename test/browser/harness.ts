@@ -1,0 +1,204 @@
+/**
+ * What the browser tests share: the example app built once with Vite and
+ * served on a loopback port, Debian's Chromium driven by playwright-core, and
+ * a page object that drives the app the way a person does.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createCore, createPlantStore } from 'plant-store-mock'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { build, type PreviewServer, preview } from 'vite'
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+const configFile = join(projectRoot, 'example/vite.config.ts')
+
+/** Where screenshots go: `test-results/` is ignored by git and kept by CI as an artifact. */
+export const artifactsDir = join(projectRoot, 'test-results/browser')
+
+/** The Chromium the machine has (Debian's `chromium` package); nothing is downloaded. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export interface ExampleSite {
+  /** The site's origin, e.g. `http://127.0.0.1:43117`. */
+  readonly origin: string
+  close(): Promise<void>
+}
+
+/** Builds the example app into a temporary folder and serves it with `vite preview` on 127.0.0.1, port 0. */
+export async function serveExample(): Promise<ExampleSite> {
+  const outDir = await mkdtemp(join(tmpdir(), 'plant-store-example-'))
+  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } })
+  const server: PreviewServer = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+  })
+  const address = server.httpServer.address()
+  if (address === null || typeof address === 'string') throw new Error('vite preview is not listening on a port')
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await server.close()
+      await rm(outDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Launches Chromium headless with a fresh profile. playwright-core itself
+ * creates the profile with `mkdtemp` and passes it as `--user-data-dir`
+ * (it refuses that flag in `args`), and deletes it on close.
+ */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    chromiumSandbox: false, // --no-sandbox
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+/** Saves a full-page screenshot under `test-results/browser/`. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(artifactsDir, { recursive: true })
+  const path = join(artifactsDir, `${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
+}
+
+export interface ShownError {
+  status: string
+  message: string
+}
+
+export interface ShownPlant {
+  name: string
+  tag?: string
+}
+
+/** The example app in one tab, driven through its form fields and buttons. */
+export class ExampleApp {
+  readonly page: Page
+
+  private constructor(page: Page) {
+    this.page = page
+  }
+
+  /** Opens the app (MSW unless `api` is given) and waits for its first list to load. */
+  static async open(
+    context: BrowserContext,
+    origin: string,
+    options: { token?: string; api?: string } = {},
+  ): Promise<ExampleApp> {
+    const app = new ExampleApp(await context.newPage())
+    const search = new URLSearchParams()
+    if (options.api !== undefined) search.set('api', options.api)
+    if (options.token !== undefined) search.set('token', options.token)
+    await app.settle(() => app.page.goto(`${origin}/?${search}`))
+    return app
+  }
+
+  /** Loads the plants with this token in the field (empty: no token). */
+  async load(token: string): Promise<void> {
+    await this.page.fill('#token', token)
+    await this.settle(() => this.page.click('#session button'))
+  }
+
+  /** Fills the create form and submits it. */
+  async create(plant: { id: string; name: string; tag?: string }): Promise<void> {
+    await this.page.fill('#create [name=id]', plant.id)
+    await this.page.fill('#create [name=name]', plant.name)
+    await this.page.fill('#create [name=tag]', plant.tag ?? '')
+    await this.settle(() => this.page.click('#create button'))
+  }
+
+  /** Deletes by the id typed into the delete form. */
+  async delete(id: string): Promise<void> {
+    await this.page.fill('#delete [name=id]', id)
+    await this.settle(() => this.page.click('#delete button'))
+  }
+
+  /** Reloads the tab and waits for the app to load its list again. */
+  async reload(): Promise<void> {
+    await this.settle(() => this.page.reload())
+  }
+
+  /** The plants the list shows, in order. */
+  plants(): Promise<ShownPlant[]> {
+    return this.page.$$eval('#plants li', (items) =>
+      items.map((item) => {
+        const { name = '', tag } = (item as HTMLElement).dataset
+        return tag === undefined ? { name } : { name, tag }
+      }),
+    )
+  }
+
+  /** The Error the app shows, or `null` when it shows none. */
+  async error(): Promise<ShownError | null> {
+    if (await this.page.isHidden('#error')) return null
+    return {
+      status: (await this.page.textContent('#error-status')) ?? '',
+      message: (await this.page.textContent('#error-message')) ?? '',
+    }
+  }
+
+  /** The script URL of the service worker controlling the tab, or `null`. */
+  controller(): Promise<string | null> {
+    return this.page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null)
+  }
+
+  /** Runs an action and waits until the app has finished one more request cycle. */
+  private async settle(action: () => Promise<unknown>): Promise<void> {
+    const before = await this.page
+      .evaluate(() => document.querySelector('main')?.dataset.revision ?? '0')
+      .catch(() => '0') // before the first navigation there is no page to ask
+    await action()
+    await this.page.waitForFunction((previous) => {
+      const revision = document.querySelector('main')?.dataset.revision
+      return revision !== undefined && revision !== '0' && revision !== previous
+    }, before)
+  }
+}
+
+/**
+ * The Error body the Plant Store answers for a request, computed in Node by
+ * the same core the browser runs, so a test can say what the page must show.
+ */
+export async function expectedError(request: {
+  method: string
+  path: string
+  token?: string
+  json?: unknown
+}): Promise<ShownError> {
+  const body = request.json === undefined ? new Uint8Array(0) : new TextEncoder().encode(JSON.stringify(request.json))
+  const headers: Record<string, string> = {}
+  if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`
+  if (request.json !== undefined) headers['content-type'] = 'application/json'
+  const answer = await createCore(createPlantStore())({
+    method: request.method,
+    path: request.path,
+    query: '',
+    header: (name) => headers[name] ?? null,
+    readBody: async () => body,
+  })
+  const error = JSON.parse(answer.body ?? 'null') as { error: number; message: string }
+  return { status: String(error.error), message: error.message }
+}
+
+/** The seeded plants of a fixture tenant, as the list shows them. */
+export async function seededPlants(tenantId: string): Promise<ShownPlant[]> {
+  const store = createPlantStore()
+  await store.ready
+  return store.listPlants(tenantId).map(({ name, tag }) => (tag === undefined ? { name } : { name, tag }))
+}
