@@ -2,12 +2,16 @@ import { contract } from '../generated/contract.ts'
 import { authenticate, authorize } from './auth.ts'
 import { PlantStoreError, renderError } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
-import type { StoredPlant } from './schemas.ts'
+import type { Scope, StoredPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './validation.ts'
 
-/** A Plant Store as a function from request to answer: what every transport adapts. */
-export type PlantStoreHandler = (request: CoreRequest) => Promise<CoreResponse>
+/**
+ * A Plant Store as a function from request to answer: what every transport
+ * adapts. The answer is synchronous whenever nothing needs waiting for (a
+ * list or a delete on a settled store), so adapters should accept both.
+ */
+export type PlantStoreHandler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>
 
 /** Observes each answered request with the principal it resolved to (if any). */
 export type RequestObserver = (request: CoreRequest, response: CoreResponse, principal: Principal | undefined) => void
@@ -33,39 +37,48 @@ const plantPathPrefix = '/plants/'
  */
 export function createCore(store: PlantStore, options: CoreOptions = {}): PlantStoreHandler {
   const { onResponse } = options
-  return async (request) => {
-    const context: { principal?: Principal } = {}
-    let response: CoreResponse
-    try {
-      response = await route(store, request, context)
-    } catch (error) {
-      response = renderError(error)
-    }
+  const observe = (request: CoreRequest, context: Context, response: CoreResponse): CoreResponse => {
     onResponse?.(request, response, context.principal)
     return response
   }
+  const respond = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
+    const context: Context = {}
+    try {
+      const response = route(store, request, context)
+      if (response instanceof Promise) {
+        return response.then(
+          (answer) => observe(request, context, answer),
+          (error: unknown) => observe(request, context, renderError(error)),
+        )
+      }
+      return observe(request, context, response)
+    } catch (error) {
+      return observe(request, context, renderError(error))
+    }
+  }
+  return (request) => (store.settled ? respond(request) : store.ready.then(() => respond(request)))
 }
 
-async function route(
-  store: PlantStore,
-  request: CoreRequest,
-  context: { principal?: Principal },
-): Promise<CoreResponse> {
+interface Context {
+  principal?: Principal
+}
+
+function route(store: PlantStore, request: CoreRequest, context: Context): CoreResponse | Promise<CoreResponse> {
   const { method, path } = request
   if (path === plantsPath || path === `${plantsPath}/`) {
     if (method === 'GET') {
-      const principal = await signIn(store, request, context, contract.operations.listPlants.scopes[0])
+      const principal = signIn(store, request, context, contract.operations.listPlants.scopes[0])
       return listPlants(store, principal, request)
     }
     if (method === 'POST') {
-      const principal = await signIn(store, request, context, contract.operations.addPlant.scopes[0])
+      const principal = signIn(store, request, context, contract.operations.addPlant.scopes[0])
       return addPlant(store, principal, request)
     }
     throw methodNotAllowed(method, 'GET, POST')
   }
   if (path.startsWith(plantPathPrefix) && path.indexOf('/', plantPathPrefix.length) === -1) {
     if (method === 'DELETE') {
-      const principal = await signIn(store, request, context, contract.operations.deletePlant.scopes[0])
+      const principal = signIn(store, request, context, contract.operations.deletePlant.scopes[0])
       return deletePlant(store, principal, path.slice(plantPathPrefix.length))
     }
     throw methodNotAllowed(method, 'DELETE')
@@ -73,13 +86,8 @@ async function route(
   throw new PlantStoreError('not_found', `No route for ${method} ${path}.`)
 }
 
-async function signIn(
-  store: PlantStore,
-  request: CoreRequest,
-  context: { principal?: Principal },
-  scope: 'plants:read' | 'plants:write',
-): Promise<Principal> {
-  const principal = await authenticate(store, request.header('authorization'))
+function signIn(store: PlantStore, request: CoreRequest, context: Context, scope: Scope): Principal {
+  const principal = authenticate(store, request.header('authorization'))
   context.principal = principal
   authorize(principal, scope)
   return principal

@@ -10,12 +10,13 @@ const maxTokenLength = 4096
 /**
  * Resolves an `Authorization` header to the calling principal (RFC 6750):
  * a missing or non-Bearer header is `unauthorized`; a malformed, unknown or
- * expired token is `invalid_token`.
+ * expired token is `invalid_token`. Call it on a settled store (see
+ * `PlantStore.settled`); the core waits for loads before it does.
  *
  * @example
- * const principal = await authenticate(store, 'Bearer tok_acme_write')
+ * const principal = authenticate(store, 'Bearer psm_acme_write')
  */
-export async function authenticate(store: PlantStore, authorization: string | null): Promise<Principal> {
+export function authenticate(store: PlantStore, authorization: string | null): Principal {
   if (!authorization) {
     throw new PlantStoreError('unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".', {
       'www-authenticate': challenge(),
@@ -34,7 +35,7 @@ export async function authenticate(store: PlantStore, authorization: string | nu
       'www-authenticate': challenge('invalid_token'),
     })
   }
-  return store.authenticate(token)
+  return store.resolveToken(token)
 }
 
 /**

@@ -46,6 +46,14 @@ export interface StoreSnapshot {
   tenants: Array<Tenant & { users: Array<User & { tokens: Array<Omit<Token, 'userId'>> }>; plants: StoredPlant[] }>
 }
 
+/** A tenant provisioned at run time (e.g. one per CI job), with its fresh tokens. */
+export interface ProvisionedTenant {
+  readonly tenant: string
+  readonly tokens: { readonly read: string; readonly write: string }
+  readonly plants: number
+  readonly seed: number
+}
+
 /** Who is calling: resolved from a token. */
 export interface Principal {
   readonly tenantId: string
@@ -95,7 +103,10 @@ export class PlantStore {
   readonly #now: () => number
   readonly defaultQuota: number
   #world: readonly TenantSpec[] = []
+  /** Provisioned tenants, least recently used first, with when each was last used. */
+  readonly #idle = new Map<string, number>()
   #loading: Promise<void> = Promise.resolve()
+  #pendingLoads = 0
 
   constructor(options: PlantStoreOptions) {
     this.#generatePlants = options.generatePlants
@@ -118,13 +129,18 @@ export class PlantStore {
    * {@link reset} returns to. Requests wait until it is done.
    */
   load(world: readonly TenantSpec[]): Promise<void> {
+    this.#pendingLoads++
     const loading = this.#loading.then(async () => {
       for (const tenantId of [...this.#plots.keys()]) await this.removeTenant(tenantId)
       this.#world = world
       for (const spec of world) await this.addTenant(spec)
     })
     // A failed load must not wedge every later request: keep the error for this caller only.
-    this.#loading = loading.catch(() => undefined)
+    this.#loading = loading
+      .catch(() => undefined)
+      .finally(() => {
+        this.#pendingLoads--
+      })
     return loading
   }
 
@@ -163,6 +179,7 @@ export class PlantStore {
   /** Removes a tenant with its users, tokens and plants. */
   async removeTenant(tenantId: string): Promise<boolean> {
     if (!this.#plots.delete(tenantId)) return false
+    this.#idle.delete(tenantId)
     this.tenants.delete((q) => q.where({ id: tenantId }))
     const users = this.users.deleteMany((q) => q.where({ tenantId }))
     for (const user of users) {
@@ -179,13 +196,126 @@ export class PlantStore {
    */
   async authenticate(token: string): Promise<Principal> {
     await this.#loading
+    return this.resolveToken(token)
+  }
+
+  /** Whether no {@link load} is under way, so reads see a settled store. */
+  get settled(): boolean {
+    return this.#pendingLoads === 0
+  }
+
+  /**
+   * {@link authenticate} without waiting for a load under way: for callers
+   * that checked {@link settled} (the request path stays synchronous then).
+   */
+  resolveToken(token: string): Principal {
     const record = this.#tokensByFingerprint.get(fingerprint(token))
     const tenantId = record && timingSafeEqual(record.token, token) ? this.#tenantOfUser.get(record.userId) : undefined
     if (!record || !tenantId) throw invalidToken('The access token is not recognised.')
     if (record.expiresAt !== null && Date.parse(record.expiresAt) <= this.#now()) {
       throw invalidToken('The access token has expired.')
     }
+    if (this.#idle.has(tenantId)) {
+      // Move to the end: the map stays ordered from least to most recently used.
+      this.#idle.delete(tenantId)
+      this.#idle.set(tenantId, this.#now())
+    }
     return { tenantId, userId: record.userId, scopes: record.scopes }
+  }
+
+  /**
+   * Creates a fresh, isolated tenant with a random id and random read and
+   * write tokens, seeded with `plants` plants from `seed`. Unlike the world's
+   * tenants it can be evicted by {@link evictIdle}, and a whole-store
+   * {@link reset} removes it.
+   */
+  async provisionTenant(options: { plants: number; seed: number; quota?: number }): Promise<ProvisionedTenant> {
+    await this.#loading
+    const id = `t_${randomToken(12)}`
+    const tokens = { read: `psm_${randomToken(24)}`, write: `psm_${randomToken(24)}` }
+    await this.addTenant({
+      id,
+      name: `Provisioned tenant ${id}`,
+      seed: options.seed,
+      plants: options.plants,
+      ...(options.quota === undefined ? {} : { quota: options.quota }),
+      users: [
+        {
+          id: `${id}.write`,
+          name: 'CI gardener',
+          tokens: [{ token: tokens.write, scopes: ['plants:read', 'plants:write'], expiresAt: null }],
+        },
+        {
+          id: `${id}.read`,
+          name: 'CI visitor',
+          tokens: [{ token: tokens.read, scopes: ['plants:read'], expiresAt: null }],
+        },
+      ],
+    })
+    this.#idle.set(id, this.#now())
+    return { tenant: id, tokens, plants: options.plants, seed: options.seed }
+  }
+
+  /** The provisioned tenants, least recently used first. */
+  provisionedTenants(): string[] {
+    return [...this.#idle.keys()]
+  }
+
+  /** When a provisioned tenant was created or last authenticated (epoch ms); `undefined` for others. */
+  lastUsed(tenantId: string): number | undefined {
+    return this.#idle.get(tenantId)
+  }
+
+  /**
+   * Removes provisioned tenants, least recently used first, until at most
+   * `max` remain. The world's tenants are never evicted. Returns the evicted ids.
+   */
+  async evictIdle(max: number): Promise<string[]> {
+    const evicted: string[] = []
+    for (const tenantId of this.#idle.keys()) {
+      if (this.#idle.size <= max) break
+      await this.removeTenant(tenantId)
+      evicted.push(tenantId)
+    }
+    return evicted
+  }
+
+  /**
+   * Replaces everything with a {@link snapshot}: tenants, users, tokens and
+   * plants exactly as saved. Tenants listed in `provisioned` come back as
+   * provisioned (evictable); the others become the world {@link reset}
+   * returns to. Requests wait until it is done.
+   */
+  restore(snapshot: StoreSnapshot, provisioned: readonly string[] = []): Promise<void> {
+    const isProvisioned = new Set(provisioned)
+    const specs = snapshot.tenants.map(
+      (tenant): TenantSpec => ({
+        id: tenant.id,
+        name: tenant.name,
+        seed: tenant.seed,
+        plants: tenant.seedPlants,
+        quota: tenant.quota,
+        users: tenant.users.map((user) => ({ id: user.id, name: user.name, tokens: user.tokens })),
+      }),
+    )
+    this.#pendingLoads++
+    const restoring = this.#loading.then(async () => {
+      for (const tenantId of [...this.#plots.keys()]) await this.removeTenant(tenantId)
+      this.#world = specs.filter((spec) => !isProvisioned.has(spec.id))
+      for (const [index, spec] of specs.entries()) {
+        await this.addTenant(spec)
+        const garden = this.#plot(spec.id).garden
+        garden.clear()
+        for (const plant of snapshot.tenants[index]?.plants ?? []) await garden.add(plant)
+        if (isProvisioned.has(spec.id)) this.#idle.set(spec.id, this.#now())
+      }
+    })
+    this.#loading = restoring
+      .catch(() => undefined)
+      .finally(() => {
+        this.#pendingLoads--
+      })
+    return restoring
   }
 
   /** The tenant's plants in creation order, at most `limit` of them. */
@@ -263,6 +393,14 @@ export class PlantStore {
     if (!plot) throw new Error(`Tenant "${tenantId}" does not exist`)
     return plot
   }
+}
+
+/** `bytes` random bytes as base64url: valid RFC 6750 token characters. */
+function randomToken(bytes: number): string {
+  const buffer = crypto.getRandomValues(new Uint8Array(bytes))
+  let binary = ''
+  for (const byte of buffer) binary += String.fromCharCode(byte)
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')
 }
 
 function invalidToken(message: string): PlantStoreError {

@@ -26,13 +26,23 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   const handle = createCore(store, options.onResponse ? { onResponse: options.onResponse } : {})
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
 
+  const answer = (request: Request, path: string) => {
+    const response = handle(toCoreRequest(request, path))
+    return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
+  }
+  const plants = ({ request }: { request: Request }) => answer(request, '/plants')
+  const plant = ({ request }: { request: Request }) => {
+    const { pathname } = new URL(request.url)
+    return answer(request, `/plants/${pathname.slice(pathname.lastIndexOf('/') + 1)}`)
+  }
+  // One handler per operation first (msw matches a method-specific handler fastest),
+  // then catch-alls so that other methods get the core's 405 with `Allow`.
   return [
-    http.all(`${base}/plants`, async ({ request }) => toHttpResponse(await handle(toCoreRequest(request, '/plants')))),
-    http.all(`${base}/plants/:id`, async ({ request }) => {
-      const { pathname } = new URL(request.url)
-      const segment = pathname.slice(pathname.lastIndexOf('/') + 1)
-      return toHttpResponse(await handle(toCoreRequest(request, `/plants/${segment}`)))
-    }),
+    http.get(`${base}/plants`, plants),
+    http.post(`${base}/plants`, plants),
+    http.delete(`${base}/plants/:id`, plant),
+    http.all(`${base}/plants`, plants),
+    http.all(`${base}/plants/:id`, plant),
   ]
 }
 
