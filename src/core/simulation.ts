@@ -1,0 +1,118 @@
+import type { PlantStoreHandler } from './app.ts'
+import { challenge, errorResponse } from './errors.ts'
+import type { CoreRequest, CoreResponse } from './http.ts'
+
+/** A delay in milliseconds: fixed when `min === max`, otherwise uniform in `[min, max]`. */
+export interface DelayRange {
+  readonly min: number
+  readonly max: number
+}
+
+export interface SimulationOptions {
+  /** Delay every answer by this much (a slow network), unless `Prefer: delay` says otherwise. */
+  delay?: DelayRange
+  /** The longest delay honoured; longer ones are cut to it (default 30,000 ms). */
+  maxDelay?: number
+  /** Called with each answer the simulation made up (`Prefer: code`), e.g. to journal it. */
+  onSimulated?: (request: CoreRequest, response: CoreResponse) => void
+}
+
+/** The default and upper bound of {@link SimulationOptions.maxDelay}. */
+export const defaultMaxDelay = 30_000
+
+/**
+ * Parses a delay as the CLI takes it: `250` (fixed) or `100-500` (a range),
+ * in milliseconds. Returns `undefined` for anything else.
+ *
+ * @example
+ * parseDelay('100-500') // { min: 100, max: 500 }
+ */
+export function parseDelay(text: string): DelayRange | undefined {
+  const match = /^(\d{1,9})(?:-(\d{1,9}))?$/.exec(text.trim())
+  if (!match) return undefined
+  const min = Number(match[1])
+  const max = match[2] === undefined ? min : Number(match[2])
+  return max >= min ? { min, max } : undefined
+}
+
+/**
+ * Reads the preferences of a `Prefer` header (RFC 7240), e.g.
+ * `delay=200, code=503` → `{ delay: '200', code: '503' }`. Parameters after
+ * `;` are ignored; names are case-insensitive.
+ *
+ * @example
+ * parsePrefer('code=404; foo=bar, delay="10"') // { code: '404', delay: '10' }
+ */
+export function parsePrefer(header: string): Record<string, string> {
+  const preferences: Record<string, string> = {}
+  for (const part of header.split(',')) {
+    const preference = part.split(';')[0] ?? ''
+    const equals = preference.indexOf('=')
+    const name = (equals === -1 ? preference : preference.slice(0, equals)).trim().toLowerCase()
+    const value =
+      equals === -1
+        ? ''
+        : preference
+            .slice(equals + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1')
+    if (name && !(name in preferences)) preferences[name] = value
+  }
+  return preferences
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Wraps a handler with the sandbox's simulation, Prism's convention:
+ * `Prefer: delay=<ms>` delays the answer, `Prefer: code=<status>` (400 to
+ * 599) answers that status with an Error body instead of running the
+ * operation, and a server-wide delay slows every answer. Applied
+ * preferences are echoed in `Preference-Applied`; others are ignored.
+ *
+ * @example
+ * const handle = withSimulation(createCore(store), { delay: { min: 50, max: 200 } })
+ */
+export function withSimulation(handle: PlantStoreHandler, options: SimulationOptions = {}): PlantStoreHandler {
+  const maxDelay = Math.min(options.maxDelay ?? defaultMaxDelay, defaultMaxDelay)
+  const serverDelay = options.delay
+  const simulate = async (request: CoreRequest, prefer: string): Promise<CoreResponse> => {
+    const preferences = parsePrefer(prefer)
+    const applied: string[] = []
+    let delay = serverDelay ? pick(serverDelay, maxDelay) : 0
+    if (preferences.delay !== undefined && /^\d{1,9}$/.test(preferences.delay)) {
+      delay = Math.min(Number(preferences.delay), maxDelay)
+      applied.push(`delay=${delay}`)
+    }
+    const code = preferences.code
+    const simulated = code !== undefined && /^[45]\d\d$/.test(code) ? Number(code) : undefined
+    if (simulated !== undefined) applied.push(`code=${simulated}`)
+    if (delay > 0) await sleep(delay)
+    let response: CoreResponse
+    if (simulated === undefined) {
+      response = await handle(request)
+    } else {
+      response = simulatedError(simulated)
+      options.onSimulated?.(request, response)
+    }
+    if (applied.length === 0) return response
+    return { ...response, headers: { ...response.headers, 'preference-applied': applied.join(', ') } }
+  }
+  return (request) => {
+    const prefer = request.header('prefer')
+    if (prefer !== null) return simulate(request, prefer)
+    if (serverDelay) return sleep(pick(serverDelay, maxDelay)).then(() => handle(request))
+    return handle(request)
+  }
+}
+
+function pick({ min, max }: DelayRange, cap: number): number {
+  return Math.min(cap, min === max ? min : min + Math.floor(Math.random() * (max - min + 1)))
+}
+
+function simulatedError(status: number): CoreResponse {
+  const headers: Record<string, string> = {}
+  if (status === 401) headers['www-authenticate'] = challenge()
+  if (status === 403) headers['www-authenticate'] = challenge('insufficient_scope')
+  return errorResponse(status, `Simulated status ${status}, as asked by "Prefer: code=${status}".`, headers)
+}

@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { PlantStoreHandler } from '../core/app.ts'
+import { PlantStoreError } from '../core/errors.ts'
+import type { CoreRequest, CoreResponse } from '../core/http.ts'
+
+/**
+ * Translates a Node/Express request into a {@link CoreRequest}: the method,
+ * the path below the mount point exactly as sent (still percent-encoded), the
+ * raw query string, headers as fetch would join them (`, ` between repeats,
+ * `Authorization` included), and a body reader that checks `Content-Length`
+ * before reading and stops as soon as the limit is passed.
+ *
+ * @example
+ * const core = toCoreRequest(req) // inside an Express middleware
+ * core.path // '/plants/42'
+ */
+export function toCoreRequest(req: IncomingMessage): CoreRequest {
+  const url = req.url ?? '/'
+  const queryStart = url.indexOf('?')
+  return {
+    method: req.method ?? 'GET',
+    path: queryStart === -1 ? url : url.slice(0, queryStart),
+    query: queryStart === -1 ? '' : url.slice(queryStart + 1),
+    header: (name) => req.headersDistinct[name]?.join(', ') ?? null,
+    readBody: (limit) => readBody(req, limit),
+  }
+}
+
+/** Requests whose body was refused unread: their connection is closed after the answer. */
+const refused = new WeakSet<IncomingMessage>()
+
+/**
+ * Reads at most `limit` bytes of the request body. A `Content-Length` above
+ * the limit is refused before a byte is read; a stream that passes it is
+ * stopped there. A client that aborts mid-body is a 400, not a server fault.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large'> {
+  const declared = Number(req.headers['content-length'])
+  if (declared > limit) {
+    refused.add(req)
+    return Promise.resolve('too_large')
+  }
+  if (req.readableEnded) return Promise.resolve(new Uint8Array(0))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const cleanup = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.off('aborted', onAborted)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > limit) {
+        cleanup()
+        req.pause()
+        refused.add(req)
+        resolve('too_large')
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      cleanup()
+      const body = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size)
+      resolve(new Uint8Array(body.buffer, body.byteOffset, body.byteLength))
+    }
+    const onError = () => {
+      cleanup()
+      reject(new PlantStoreError('invalid_request', 'The request body could not be read completely.'))
+    }
+    const onAborted = onError
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+    req.on('aborted', onAborted)
+  })
+}
+
+/**
+ * Writes a {@link CoreResponse} to a Node/Express response: status, headers
+ * and the JSON text, with nothing added but `Content-Length`. When the body
+ * was refused unread (413) the connection is closed rather than drained.
+ *
+ * @example
+ * sendCoreResponse(req, res, await handle(toCoreRequest(req)))
+ */
+export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
+  if (res.headersSent) return
+  const { status, headers, body } = response
+  for (const name in headers) res.setHeader(name, headers[name] as string)
+  if (refused.has(req) && !req.readableEnded) res.setHeader('connection', 'close')
+  if (body === null) {
+    res.statusCode = status
+    res.end()
+    return
+  }
+  res.setHeader('content-length', Buffer.byteLength(body))
+  res.statusCode = status
+  res.end(body)
+}
+
+/**
+ * Wraps a transport-neutral handler as Express middleware: every request that
+ * reaches it is answered by the handler, whatever its path.
+ *
+ * @example
+ * app.use(toMiddleware(createCore(store)))
+ */
+export function toMiddleware(handle: PlantStoreHandler) {
+  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    let answer: ReturnType<PlantStoreHandler>
+    try {
+      answer = handle(toCoreRequest(req))
+    } catch (error) {
+      next(error)
+      return
+    }
+    if (answer instanceof Promise) answer.then((response) => sendCoreResponse(req, res, response), next)
+    else sendCoreResponse(req, res, answer)
+  }
+}

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import cors from 'cors'
+import express, { type ErrorRequestHandler, type Router } from 'express'
+import type { Logger } from 'pino'
+import { pinoHttp } from 'pino-http'
+import { createCore } from '../core/app.ts'
+import { authenticate } from '../core/auth.ts'
+import { errorResponse, renderError } from '../core/errors.ts'
+import { RequestJournal } from '../core/journal.ts'
+import { type DelayRange, withSimulation } from '../core/simulation.ts'
+import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
+import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
+import { sendCoreResponse, toMiddleware } from './adapter.ts'
+import { createAdmin } from './admin.ts'
+import { docsRouter } from './docs.ts'
+import type { Webhook } from './webhook.ts'
+
+export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
+  /** The store to serve; by default a new one seeded with the fixture world. */
+  store?: PlantStore
+  /** The request journal behind `GET /__sandbox/requests`; by default a new one. */
+  journal?: RequestJournal
+  /** Exchanges journaled per tenant (default 50). */
+  journalSize?: number
+  /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
+  adminKey?: string
+  /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
+  maxTenants?: number
+  /** Delay every API answer (a slow network), fixed or a range in ms. */
+  delay?: DelayRange
+  /** Posts each created plant to a URL. */
+  webhook?: Webhook
+  /** Logs sandbox events (tenant provisioning, eviction). */
+  logger?: Logger
+}
+
+export interface CreateAppOptions extends PlantStoreRouterOptions {
+  /** Origins allowed by CORS: `'*'` (the default) or a list such as `['http://localhost:5173']`. */
+  corsOrigins?: '*' | readonly string[]
+  /** Logs one structured line per request (pino-http); by default nothing is logged. */
+  logger?: Logger
+}
+
+const corsHeaders = {
+  methods: ['GET', 'POST', 'DELETE'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Admin-Key', 'X-Request-Id'],
+  exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
+  maxAge: 600,
+  optionsSuccessStatus: 204,
+}
+
+/**
+ * The whole sandbox as a mountable Express router: the Plant Store API
+ * (`/plants`, `/plants/{id}`), the admin API under `/__sandbox`, the contract
+ * (`/openapi.yaml`, `/openapi.json`) and its reference at `/docs/`. Any other
+ * path below the mount point is a 404 Error body. Every rule comes from the
+ * transport-neutral core; this only plugs it into Express.
+ *
+ * @example
+ * const app = express()
+ * app.use('/plant-store', plantStoreRouter({ seed: 7 }))
+ */
+export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router {
+  const store = options.store ?? createPlantStore(options)
+  const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
+  const { webhook, logger } = options
+  const core = createCore(store, {
+    onResponse: webhook
+      ? (request, response, principal) => {
+          journal.observe(request, response, principal)
+          webhook.observe(request, response, principal)
+        }
+      : journal.observe,
+  })
+  const api = withSimulation(journal.capture(core), {
+    ...(options.delay ? { delay: options.delay } : {}),
+    onSimulated: (request, response) => {
+      // A made-up answer never reached the core: journal it under the caller's tenant, if any.
+      try {
+        journal.record(authenticate(store, request.header('authorization')).tenantId, request, response)
+      } catch {
+        // Not a tenant's token: nobody to journal it for.
+      }
+    },
+  })
+  const admin = createAdmin({
+    store,
+    journal,
+    ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
+    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
+    ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
+    onProvisioned: (tenant: ProvisionedTenant, evicted: readonly string[]) => {
+      logger?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
+    },
+  })
+
+  const router = express.Router()
+  const apiMiddleware = toMiddleware(api)
+  // The API first: it is the hot path, and its paths never collide with the others.
+  router.use((req, res, next) => {
+    if (req.url.startsWith('/plants')) apiMiddleware(req, res, next)
+    else next()
+  })
+  router.use('/__sandbox', toMiddleware(admin))
+  router.use(docsRouter())
+  // Everything else is the core's 404 (or 405) Error body.
+  router.use(apiMiddleware)
+  router.use(errorHandler)
+  return router
+}
+
+/**
+ * Creates the standalone sandbox: an Express 5 app serving
+ * {@link plantStoreRouter} at `/`, with CORS (preflights answered without a
+ * token), optional structured request logs with a request id, and every
+ * failure, Express's own included, answered with an Error body.
+ *
+ * @example
+ * const app = createApp({ seed: 7, corsOrigins: ['http://localhost:5173'] })
+ * app.listen(4010, '127.0.0.1')
+ */
+export function createApp(options: CreateAppOptions = {}): express.Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.disable('etag')
+  if (options.logger) app.use(requestLogger(options.logger))
+  app.use(cors({ ...corsHeaders, origin: originOption(options.corsOrigins) }))
+  app.use(plantStoreRouter(options))
+  app.use(errorHandler)
+  return app
+}
+
+function originOption(origins: CreateAppOptions['corsOrigins']): cors.CorsOptions['origin'] {
+  if (origins === undefined || origins === '*') return '*'
+  return [...origins]
+}
+
+const requestIdSyntax = /^[\w.:-]{1,128}$/
+
+function requestLogger(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const presented = req.headers['x-request-id']
+      const id = typeof presented === 'string' && requestIdSyntax.test(presented) ? presented : randomUUID()
+      res.setHeader('x-request-id', id)
+      return id
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown> }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+        headers: redactHeaders(req.headers),
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  })
+}
+
+const secretHeaders = new Set(['authorization', 'x-admin-key', 'cookie', 'proxy-authorization'])
+
+function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const safe: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(headers)) safe[name] = secretHeaders.has(name) ? '[redacted]' : value
+  return safe
+}
+
+/** Express's own failures (a static file error, a body that could not be read…) as Error bodies, never HTML. */
+const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const status = httpStatusOf(error)
+  const response =
+    status !== undefined && status >= 400 && status < 500
+      ? errorResponse(status, clientMessage(status))
+      : renderError(error)
+  if (response.status >= 500) (req as { log?: Logger }).log?.error({ err: error }, 'request failed')
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  sendCoreResponse(req, res, response)
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown }
+  const value = typeof status === 'number' ? status : statusCode
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined
+}
+
+function clientMessage(status: number): string {
+  if (status === 404) return 'No such resource.'
+  if (status === 413) return 'The request body is too large.'
+  return `The request could not be handled (status ${status}).`
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import express, { type Router } from 'express'
+import { parse } from 'yaml'
+
+const require = createRequire(import.meta.url)
+
+/** The contract's text, read once on first use. */
+let contract: { yaml: string; json: string } | undefined
+
+/**
+ * The contract as shipped in the package (`contracts/openapi.yaml`), as YAML
+ * and as JSON text.
+ *
+ * @example
+ * JSON.parse(openapiDocument().json).info.version // '1.0.0'
+ */
+export function openapiDocument(): { yaml: string; json: string } {
+  if (!contract) {
+    const root = dirname(require.resolve('plant-store-mock/package.json'))
+    const yaml = readFileSync(join(root, 'contracts', 'openapi.yaml'), 'utf8')
+    contract = { yaml, json: JSON.stringify(parse(yaml)) }
+  }
+  return contract
+}
+
+/** Swagger UI's own files from the `swagger-ui-dist` package: no CDN, works offline. */
+const swaggerUiDir = dirname(require.resolve('swagger-ui-dist/package.json'))
+
+/** Points Swagger UI at our contract, relative to `/docs/` so that it works below any mount point. */
+const initializer = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: '../openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+    layout: 'StandaloneLayout',
+  })
+}
+`
+
+const home = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Plant Store sandbox</title></head>
+<body>
+<h1>Plant Store sandbox</h1>
+<p>A stateful, multi-tenant mock of the Plant Store API.</p>
+<ul>
+<li><a href="docs/">API reference</a> (Swagger UI)</li>
+<li><a href="openapi.yaml">openapi.yaml</a> and <a href="openapi.json">openapi.json</a>: the contract</li>
+<li><a href="__sandbox/health">__sandbox/health</a></li>
+</ul>
+</body>
+</html>
+`
+
+/**
+ * The documentation routes: `/` (a page linking the rest), `/openapi.yaml`,
+ * `/openapi.json` and the Swagger UI reference at `/docs/`.
+ *
+ * @example
+ * app.use(docsRouter())
+ */
+export function docsRouter(): Router {
+  const router = express.Router()
+  router.get('/', (_req, res) => {
+    res.type('html').send(home)
+  })
+  router.get('/openapi.yaml', (_req, res) => {
+    res.type('application/yaml; charset=utf-8').send(openapiDocument().yaml)
+  })
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openapiDocument().json)
+  })
+  router.get('/docs/swagger-initializer.js', (_req, res) => {
+    res.type('text/javascript').send(initializer)
+  })
+  router.use('/docs', express.static(swaggerUiDir, { index: 'index.html', maxAge: '1h' }))
+  return router
+}
