@@ -2,9 +2,10 @@
  * The example app in real Chromium, its Plant Store answered by MSW's
  * service worker with `plant-store-mock/browser`'s handlers.
  */
-import { fixtureTokens } from 'plant-store-mock'
+
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { fixtureTokens } from '../../src/index.ts'
 import {
   ExampleApp,
   type ExampleSite,

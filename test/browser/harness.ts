@@ -7,9 +7,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createCore, createPlantStore } from 'plant-store-mock'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { build, type PreviewServer, preview } from 'vite'
+import { createCore, createPlantStore } from '../../src/index.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const configFile = join(projectRoot, 'example/vite.config.ts')
