@@ -9,4 +9,12 @@ export { sendCoreResponse, toCoreRequest, toMiddleware } from './adapter.ts'
 export { type AdminOptions, createAdmin } from './admin.ts'
 export { type CreateAppOptions, createApp, type PlantStoreRouterOptions, plantStoreRouter } from './app.ts'
 export { docsRouter, openapiDocument } from './docs.ts'
+export {
+  answerClientErrors,
+  type RunningSandbox,
+  type StartSandboxOptions,
+  serverTimeouts,
+  startSandbox,
+} from './serve.ts'
+export { readStateFile, type SavedState, StateFileError, writeStateFile } from './state-file.ts'
 export { Webhook, type WebhookOptions } from './webhook.ts'

@@ -1,0 +1,139 @@
+import { type Server, STATUS_CODES } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Logger } from 'pino'
+import { errorResponse } from '../core/errors.ts'
+import type { PlantStore } from '../core/store.ts'
+import { createPlantStore } from '../create-plant-store.ts'
+import { type CreateAppOptions, createApp } from './app.ts'
+import { readStateFile, writeStateFile } from './state-file.ts'
+import type { Webhook } from './webhook.ts'
+
+export interface StartSandboxOptions extends CreateAppOptions {
+  /** Interface to listen on (default `127.0.0.1`). */
+  host?: string
+  /** Port to listen on; `0` picks a free one (default 4010). */
+  port?: number
+  /** Load the whole state from this file at start (if it exists) and write it there on {@link RunningSandbox.close}. */
+  stateFile?: string
+  /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
+  shutdownTimeoutMs?: number
+  logger?: Logger
+  webhook?: Webhook
+}
+
+/** A sandbox listening on a port. */
+export interface RunningSandbox {
+  /** The base URL, e.g. `http://127.0.0.1:4010`. */
+  readonly url: string
+  readonly server: Server
+  readonly store: PlantStore
+  /**
+   * Stops accepting connections, lets in-flight requests finish (cutting
+   * them after the shutdown timeout), waits briefly for webhook deliveries,
+   * then writes the state file if one is configured.
+   */
+  close(): Promise<void>
+}
+
+/** Limits against slow or idle clients. */
+export const serverTimeouts = {
+  /** Time to receive the request headers. */
+  headersTimeout: 10_000,
+  /** Time to receive the whole request. */
+  requestTimeout: 30_000,
+  /** Idle time a kept-alive connection stays open. */
+  keepAliveTimeout: 5_000,
+  /** Socket inactivity (above the longest simulated delay, 30 s). */
+  socketTimeout: 60_000,
+} as const
+
+/**
+ * Starts the sandbox: loads the state file if there is one (a corrupt one is
+ * a {@link StateFileError}, and is left untouched), then listens.
+ *
+ * @example
+ * const sandbox = await startSandbox({ port: 0 })
+ * await fetch(`${sandbox.url}/plants`, { headers: { authorization: 'Bearer psm_acme_read' } })
+ * await sandbox.close()
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const store = options.store ?? createPlantStore(options)
+  if (options.stateFile) {
+    const saved = await readStateFile(options.stateFile)
+    if (saved) {
+      await store.restore(saved.snapshot, saved.provisioned)
+      options.logger?.info({ stateFile: options.stateFile, tenants: saved.snapshot.tenants.length }, 'state loaded')
+    }
+  }
+  const app = createApp({ ...options, store })
+  const server = app.listen(options.port ?? 4010, options.host ?? '127.0.0.1')
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve)
+    server.once('error', reject)
+  })
+  server.headersTimeout = serverTimeouts.headersTimeout
+  server.requestTimeout = serverTimeouts.requestTimeout
+  server.keepAliveTimeout = serverTimeouts.keepAliveTimeout
+  server.setTimeout(serverTimeouts.socketTimeout)
+  answerClientErrors(server)
+
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = `http://${host}:${address.port}`
+  let closing: Promise<void> | undefined
+
+  const close = () => {
+    closing ??= (async () => {
+      await stopListening(server, options.shutdownTimeoutMs ?? 10_000)
+      await options.webhook?.drain(2_000)
+      if (options.stateFile) {
+        await writeStateFile(options.stateFile, store)
+        options.logger?.info({ stateFile: options.stateFile }, 'state saved')
+      }
+    })()
+    return closing
+  }
+  return { url, server, store, close }
+}
+
+/** Closes the server: idle connections at once, busy ones as soon as their answer is sent, all after `timeoutMs`. */
+function stopListening(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50)
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs)
+    server.close(() => {
+      clearInterval(sweep)
+      clearTimeout(deadline)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
+}
+
+/**
+ * Answers requests Node cannot even parse (malformed, cut short, headers too
+ * large, too slow) with an Error body instead of Node's bare status line.
+ *
+ * @example
+ * answerClientErrors(app.listen(4010))
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+    const message =
+      status === 431
+        ? 'The request headers are too large.'
+        : status === 408
+          ? 'The request took too long to arrive.'
+          : 'The request is not valid HTTP, or ended before it was complete.'
+    const { body } = errorResponse(status, message)
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body ?? '')}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  })
+}
