@@ -1,0 +1,104 @@
+/** `--webhook-url`: each created plant is posted as a NewPlant body to a local receiver. */
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, expect, test } from 'vitest'
+import { fixtureTokens } from '../../fixtures/world.ts'
+import { createApp, Webhook } from '../../src/server/index.ts'
+import { bearer, type Listening, listen } from './support.ts'
+
+interface Delivery {
+  headers: IncomingMessage['headers']
+  body: unknown
+}
+
+const closers: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close()
+})
+
+/** A receiver on loopback that answers each delivery with the next status of `statuses` (then 204), after `delayMs`. */
+async function receiver(statuses: number[] = [], delayMs = 0) {
+  const deliveries: Delivery[] = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8').on('data', (chunk: string) => {
+      body += chunk
+    })
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body: JSON.parse(body) })
+      setTimeout(() => res.writeHead(statuses.shift() ?? 204).end(), delayMs)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  )
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/plant/webhook`, deliveries }
+}
+
+async function sandboxWith(webhook: Webhook): Promise<Listening> {
+  const sandbox = await listen(createApp({ webhook }))
+  closers.push(() => sandbox.close())
+  return sandbox
+}
+
+function create(base: string, body: string) {
+  return fetch(`${base}/plants`, {
+    method: 'POST',
+    headers: { ...bearer(fixtureTokens.acme.write), 'content-type': 'application/json' },
+    body,
+  })
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+test('posts each created plant as a NewPlant body, without delaying the create answer', async () => {
+  const hook = await receiver([], 1000)
+  const sandbox = await sandboxWith(new Webhook({ url: hook.url }))
+  const started = performance.now()
+  const answer = await create(sandbox.base, '{"id":900,"name":"Hooked","tag":null,"extra":true}')
+  expect(answer.status).toBe(200)
+  expect(performance.now() - started).toBeLessThan(500)
+  await until(() => hook.deliveries.length === 1)
+  expect(hook.deliveries[0]?.body).toEqual({ id: 900, name: 'Hooked' })
+  expect(hook.deliveries[0]?.headers['content-type']).toBe('application/json')
+  expect(hook.deliveries[0]?.headers['x-plant-store-tenant']).toBe('acme')
+})
+
+test('posts nothing for a refused create', async () => {
+  const hook = await receiver()
+  const sandbox = await sandboxWith(new Webhook({ url: hook.url }))
+  expect((await create(sandbox.base, '{"id":1,"name":"Taken"}')).status).toBe(409)
+  expect((await create(sandbox.base, '{"id":901,"name":"Kept"}')).status).toBe(200)
+  await until(() => hook.deliveries.length === 1)
+  expect(hook.deliveries.map((d) => d.body)).toEqual([{ id: 901, name: 'Kept' }])
+})
+
+test('retries a failed delivery a bounded number of times', async () => {
+  const hook = await receiver([503, 500, 500, 500])
+  const webhook = new Webhook({ url: hook.url, retries: 2, backoffMs: 20 })
+  const sandbox = await sandboxWith(webhook)
+  expect((await create(sandbox.base, '{"id":902,"name":"Retried"}')).status).toBe(200)
+  await until(() => hook.deliveries.length === 3 && webhook.pending === 0)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  expect(hook.deliveries).toHaveLength(3)
+})
+
+test('gives up on a receiver that does not answer within the timeout', async () => {
+  const hook = await receiver([], 2000)
+  const webhook = new Webhook({ url: hook.url, timeoutMs: 100, retries: 1, backoffMs: 10 })
+  const sandbox = await sandboxWith(webhook)
+  expect((await create(sandbox.base, '{"id":903,"name":"Slow"}')).status).toBe(200)
+  await until(() => webhook.pending === 0, 2000)
+  expect(hook.deliveries).toHaveLength(2)
+})
