@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto'
+import type { StoredPlant } from '../core/schemas.ts'
+import type { PlantStore } from '../core/store.ts'
+
+/** The parameters of a provider state, as the pact gives them (`given('…', { id: 7 })`). */
+export type StateParams = Readonly<Record<string, unknown>>
+
+/** What a state handler works with: the sandbox's store, and the tenant the interaction runs as. */
+export interface StateContext {
+  readonly store: PlantStore
+  /**
+   * The interaction's own tenant, created (empty) on first use. Once a state
+   * has asked for it, the request filter sends the interaction's requests
+   * with this tenant's token.
+   */
+  tenant(): Promise<string>
+}
+
+/** Sets a provider state up and, optionally, tears it down again after the interaction. */
+export interface ProviderStateHandler {
+  /** One sentence on what the state guarantees, for error messages and docs. */
+  readonly description: string
+  setup(params: StateParams, context: StateContext): Promise<void>
+  teardown?(params: StateParams, context: StateContext): Promise<void>
+}
+
+/**
+ * A provider state that cannot be set up: unknown, or given wrong parameters.
+ *
+ * @example
+ * throw new ProviderStateError('Provider state "a plant with id {id} exists" needs the parameter "id".')
+ */
+export class ProviderStateError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProviderStateError'
+  }
+}
+
+/**
+ * The id of the tenant a stateful interaction runs as; the next interaction starts without it.
+ *
+ * @example
+ * store.listPlants(verificationTenantId) // the plants the current interaction's states put there
+ */
+export const verificationTenantId = 'pact-verification'
+
+function integerParam(state: string, params: StateParams, name: string, minimum: number): number {
+  const value = params[name]
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
+    throw new ProviderStateError(
+      `Provider state "${state}" needs the parameter "${name}" as an integer of at least ${minimum}; got ${JSON.stringify(value)}.`,
+    )
+  }
+  return value
+}
+
+function optionalStringParam(state: string, params: StateParams, name: string): string | undefined {
+  const value = params[name]
+  if (value === undefined) return undefined
+  if (typeof value !== 'string') {
+    throw new ProviderStateError(`Provider state "${state}" needs "${name}" as a string; got ${JSON.stringify(value)}.`)
+  }
+  return value
+}
+
+const plantWithId = 'a plant with id {id} exists'
+const noPlantWithId = 'no plant with id {id} exists'
+const tenantHasCount = 'the tenant has {count} plants'
+
+/**
+ * The provider states the sandbox implements, keyed by their parameterised
+ * names. Every interaction starts from the fixture world; a state that calls
+ * `context.tenant()` adds an empty tenant of its own for the interaction.
+ *
+ * | State | Parameters | Guarantees |
+ * |---|---|---|
+ * | `a plant with id {id} exists` | `id`, optional `name`, `tag` | the tenant holds a plant with this id |
+ * | `no plant with id {id} exists` | `id` | the tenant holds no plant with this id |
+ * | `the tenant has {count} plants` | `count` | the tenant holds exactly `count` plants, ids 1..count, all tagged |
+ * | `the fixture world` | none | the default world (tenants acme, globex, initech and their documented tokens) |
+ *
+ * An interaction without any state runs against the fixture world too.
+ *
+ * @example
+ * const handler = providerStates['a plant with id {id} exists']
+ * await handler?.setup({ id: 7 }, context)
+ */
+export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
+  [plantWithId]: {
+    description: 'The caller tenant holds a plant with this id (name and tag as given, or defaults).',
+    async setup(params, { store, tenant }) {
+      const id = integerParam(plantWithId, params, 'id', Number.MIN_SAFE_INTEGER)
+      const name = optionalStringParam(plantWithId, params, 'name') ?? `Plant ${id}`
+      const tag = optionalStringParam(plantWithId, params, 'tag') ?? 'pact'
+      const tenantId = await tenant()
+      store.deletePlant(tenantId, id)
+      await store.addPlant(tenantId, { id, name, tag })
+    },
+  },
+  [noPlantWithId]: {
+    description: 'The caller tenant holds no plant with this id.',
+    async setup(params, { store, tenant }) {
+      store.deletePlant(await tenant(), integerParam(noPlantWithId, params, 'id', Number.MIN_SAFE_INTEGER))
+    },
+  },
+  [tenantHasCount]: {
+    description: 'The caller tenant holds exactly `count` plants, with ids 1 to count, each with a name and a tag.',
+    async setup(params, { store, tenant }) {
+      const count = integerParam(tenantHasCount, params, 'count', 0)
+      const tenantId = await tenant()
+      for (const { id } of store.listPlants(tenantId)) store.deletePlant(tenantId, id)
+      for (const plant of numberedPlants(count)) await store.addPlant(tenantId, plant)
+    },
+  },
+  'the fixture world': {
+    description: 'The default fixture world: tenants acme, globex and initech with their documented tokens.',
+    async setup() {},
+  },
+}
+
+function numberedPlants(count: number): StoredPlant[] {
+  return Array.from({ length: count }, (_, index) => ({ id: index + 1, name: `Plant ${index + 1}`, tag: 'pact' }))
+}
+
+/** One provider-state call of the Pact Verifier: `{ state, params, action }`. */
+export interface StateChange {
+  readonly state: string
+  readonly params?: StateParams
+  readonly action: 'setup' | 'teardown'
+}
+
+/** The state machinery of one verification run; see {@link createStateRunner}. */
+export interface StateRunner {
+  /** Applies one state-change call; throws {@link ProviderStateError} for an unknown state or bad parameters. */
+  apply(change: StateChange): Promise<void>
+  /** The token the current interaction's requests must carry, or `undefined` to leave them as they are. */
+  readonly token: string | undefined
+  /** Every state that could not be set up or torn down in this run, with the reason. */
+  readonly failures: ReadonlyArray<{ readonly state: string; readonly message: string }>
+}
+
+/**
+ * Runs the provider states of a verification against a store: the first
+ * setup call of an interaction puts the store back to its world (so no
+ * interaction sees another's leftovers), states may add the interaction's own
+ * tenant with a fresh token, and teardown runs the states' own teardown. An
+ * unknown state is an error, never a silent pass.
+ *
+ * @example
+ * const runner = createStateRunner(store)
+ * await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'setup' })
+ * runner.token // 'psm_pact_…': send the interaction's request with it
+ */
+export function createStateRunner(
+  store: PlantStore,
+  handlers: Readonly<Record<string, ProviderStateHandler>> = providerStates,
+): StateRunner {
+  let insideInteraction = false
+  let token: string | undefined
+  const failures: Array<{ state: string; message: string }> = []
+
+  const context: StateContext = {
+    store,
+    async tenant() {
+      if (token === undefined) {
+        const issued = `psm_pact_${randomBytes(12).toString('hex')}`
+        await store.addTenant({
+          id: verificationTenantId,
+          name: 'Pact verification tenant',
+          seed: 1,
+          plants: 0,
+          users: [
+            {
+              id: `${verificationTenantId}.write`,
+              name: 'Pact verifier',
+              tokens: [{ token: issued, scopes: ['plants:read', 'plants:write'], expiresAt: null }],
+            },
+          ],
+        })
+        token = issued
+      }
+      return verificationTenantId
+    },
+  }
+
+  async function restoreWorld(): Promise<void> {
+    token = undefined
+    await store.reset()
+  }
+
+  return {
+    get token() {
+      return token
+    },
+    failures,
+    async apply(change) {
+      try {
+        await apply(change)
+      } catch (error) {
+        failures.push({ state: change.state, message: error instanceof Error ? error.message : String(error) })
+        throw error
+      }
+    },
+  }
+
+  async function apply({ state, params = {}, action }: StateChange): Promise<void> {
+    // The Verifier sends an empty state for an interaction that names none.
+    const handler = state === '' ? undefined : handlers[state]
+    if (state !== '' && !handler) {
+      const known = Object.keys(handlers)
+        .map((name) => `"${name}"`)
+        .join(', ')
+      throw new ProviderStateError(
+        `The sandbox does not implement the provider state "${state}". Known states: ${known}.`,
+      )
+    }
+    if (action === 'setup') {
+      if (!insideInteraction) {
+        // The first setup of an interaction: start it from the world, whatever the last one left.
+        await restoreWorld()
+        insideInteraction = true
+      }
+      try {
+        await handler?.setup(params, context)
+      } catch (error) {
+        insideInteraction = false
+        throw error
+      }
+      return
+    }
+    insideInteraction = false
+    await handler?.teardown?.(params, context)
+  }
+}

@@ -1,0 +1,192 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Verifier, type VerifierOptions } from '@pact-foundation/pact'
+import type { PlantStore } from '../core/store.ts'
+import { createPlantStore } from '../create-plant-store.ts'
+import { createStateRunner, type ProviderStateHandler, providerStates } from './provider-states.ts'
+
+/**
+ * The provider name the pacts of plant-store-mock use.
+ *
+ * @example
+ * new PactV4({ consumer: 'my-web-app', provider: defaultProviderName })
+ */
+export const defaultProviderName = 'plant-store'
+
+/** A provider started for one verification run. */
+export interface RunningProvider {
+  /** Its base address, e.g. `http://127.0.0.1:53124`. */
+  readonly url: string
+  close(): Promise<void>
+}
+
+/** Starts the provider under test over a store; the default starts the sandbox. */
+export type StartProvider = (store: PlantStore) => Promise<RunningProvider>
+
+/**
+ * The Pact Verifier's own options that pass through unchanged: pact sources
+ * (`pactUrls` for files, folders and URLs; `pactBrokerUrl` with
+ * `consumerVersionSelectors`, tags, pending and WIP pacts), publishing, and
+ * logging. The `PACT_BROKER_BASE_URL`, `PACT_BROKER_TOKEN`,
+ * `PACT_BROKER_USERNAME` and `PACT_BROKER_PASSWORD` environment variables work
+ * as the Verifier documents.
+ */
+export type PassThroughVerifierOptions = Omit<
+  VerifierOptions,
+  'providerBaseUrl' | 'stateHandlers' | 'requestFilter' | 'beforeEach' | 'afterEach' | 'messageProviders'
+>
+
+export interface VerifySandboxOptions extends PassThroughVerifierOptions {
+  /** The store the sandbox serves (default: a new one with the fixture world); each interaction starts from its world. */
+  store?: PlantStore
+  /** Provider states to add to (or replace) the built-in ones. */
+  states?: Readonly<Record<string, ProviderStateHandler>>
+  /** Starts the provider (default: the sandbox, in-process on an ephemeral loopback port). */
+  startProvider?: StartProvider
+}
+
+/** One interaction that failed verification. */
+export interface VerificationFailure {
+  /** The interaction's description, e.g. `a request to delete a plant`. */
+  readonly interaction: string
+  /** What did not match, or why the interaction could not run, in the Verifier's words. */
+  readonly messages: readonly string[]
+}
+
+/** The outcome of {@link verifySandbox}. */
+export interface VerificationResult {
+  /** `true` only when every interaction of every pact was verified. */
+  readonly ok: boolean
+  /** The interactions that failed, when the Verifier reported them. */
+  readonly failures: readonly VerificationFailure[]
+  /** A failure of the run itself (no pacts found, a broker that cannot be reached, bad options). */
+  readonly error?: string
+}
+
+/** The shape of `pactffi_verifier_json`'s report, as far as it is read here. */
+interface VerifierReport {
+  result?: boolean
+  errors?: Array<{ interaction?: string; mismatch?: { type?: string; message?: string; mismatches?: unknown[] } }>
+}
+
+/**
+ * Verifies pacts against the Plant Store sandbox: starts it in-process on an
+ * ephemeral port over a fresh store, and runs the Pact Verifier against it
+ * with the sandbox's provider states (see {@link providerStates}) and a
+ * request filter that swaps the pact's bearer token for a valid one of the
+ * state's tenant. A request that carries no token (the 401 interactions)
+ * stays without one. An unknown provider state fails its interaction with a
+ * message naming the state, instead of passing unnoticed.
+ *
+ * Sets `PACT_DO_NOT_TRACK=true` unless the environment says otherwise.
+ *
+ * @example
+ * const result = await verifySandbox({ pactUrls: ['contracts/pacts'] })
+ * if (!result.ok) process.exitCode = 1
+ *
+ * @example
+ * // Pacts from a broker (PACT_BROKER_BASE_URL and PACT_BROKER_TOKEN from the environment)
+ * await verifySandbox({ consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }] })
+ */
+export async function verifySandbox(options: VerifySandboxOptions = {}): Promise<VerificationResult> {
+  process.env.PACT_DO_NOT_TRACK ??= 'true'
+  const { store = createPlantStore(), states, startProvider = startSandbox, ...verifierOptions } = options
+  await store.ready
+  const runner = createStateRunner(store, { ...providerStates, ...states })
+  const provider = await startProvider(store)
+  try {
+    const verifier = new Verifier({
+      provider: defaultProviderName,
+      logLevel: 'warn',
+      ...verifierOptions,
+      providerBaseUrl: provider.url,
+      requestFilter: (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: () => void) => {
+        if (req.method === 'POST' && req.url === stateSetupPath) {
+          // Answered here rather than by pact-js's state handler, which answers 200 even when a handler
+          // throws or no handler exists. A 4xx fails the interaction at once (a 5xx is retried with backoff).
+          runner.apply(req.body as Parameters<typeof runner.apply>[0]).then(
+            () => sendJson(res, 200, {}),
+            (error: unknown) => sendJson(res, 422, { error: error instanceof Error ? error.message : String(error) }),
+          )
+          return
+        }
+        const token = runner.token
+        if (token !== undefined && req.headers.authorization !== undefined) {
+          req.headers.authorization = `Bearer ${token}`
+        }
+        next()
+      },
+    })
+    await verifier.verifyProvider()
+    return { ok: true, failures: [] }
+  } catch (error) {
+    return withStateFailures(failureOf(error), runner.failures)
+  } finally {
+    await provider.close()
+  }
+}
+
+/** Where pact-js's proxy receives the Verifier's provider-state calls. */
+const stateSetupPath = '/_pactSetup'
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+}
+
+/** Adds why a provider state failed to the interactions that named it: the Verifier only says that one did. */
+function withStateFailures(
+  result: VerificationResult,
+  stateFailures: ReadonlyArray<{ readonly state: string; readonly message: string }>,
+): VerificationResult {
+  if (stateFailures.length === 0) return result
+  const failures = result.failures.map((failure) => {
+    const reasons = stateFailures
+      .filter(({ state }) => failure.interaction.includes(`Given ${state}`))
+      .map(({ message }) => message)
+    return reasons.length === 0 ? failure : { ...failure, messages: [...failure.messages, ...new Set(reasons)] }
+  })
+  return { ...result, failures }
+}
+
+function failureOf(error: unknown): VerificationResult {
+  const message = error instanceof Error ? error.message : String(error)
+  let report: VerifierReport | undefined
+  try {
+    report = JSON.parse(message) as VerifierReport
+  } catch {
+    return { ok: false, failures: [], error: message }
+  }
+  const failures = (report.errors ?? []).map(({ interaction = '(unnamed interaction)', mismatch }) => ({
+    interaction,
+    messages: mismatchMessages(mismatch),
+  }))
+  return { ok: false, failures }
+}
+
+function mismatchMessages(mismatch: NonNullable<VerifierReport['errors']>[number]['mismatch']): string[] {
+  if (!mismatch) return []
+  const nested = (mismatch.mismatches ?? []).map((entry) => {
+    const { description, mismatch: text } = entry as { description?: string; mismatch?: string }
+    return description ?? text ?? JSON.stringify(entry)
+  })
+  return mismatch.message ? [mismatch.message, ...nested] : nested
+}
+
+/** Starts the sandbox on an ephemeral loopback port. */
+const startSandbox: StartProvider = async (store) => {
+  const [{ createApp }, { createServer }] = await Promise.all([import('../server/index.ts'), import('node:http')])
+  const server = createServer(createApp({ store }))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('The sandbox did not get a TCP port.')
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}

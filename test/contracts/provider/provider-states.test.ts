@@ -1,0 +1,65 @@
+/** The provider states, run directly against a store: what each guarantees, and how each fails. */
+import { createPlantStore, fixtureTokens } from 'plant-store-mock'
+import { describe, expect, test } from 'vitest'
+import { createStateRunner, verificationTenantId } from '../../../src/contracts/provider-states.ts'
+
+async function setUp() {
+  const store = createPlantStore()
+  await store.ready
+  return { store, runner: createStateRunner(store) }
+}
+
+describe('provider states', () => {
+  test('a plant with id {id} exists puts that plant in a tenant of its own, with a token for it', async () => {
+    const { store, runner } = await setUp()
+    await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'setup' })
+    expect(store.listPlants(verificationTenantId)).toEqual([{ id: 7, name: 'Plant 7', tag: 'pact' }])
+    expect((await store.authenticate(runner.token ?? '')).tenantId).toBe(verificationTenantId)
+  })
+
+  test('the tenant has {count} plants leaves exactly that many', async () => {
+    const { store, runner } = await setUp()
+    await runner.apply({ state: 'the tenant has {count} plants', params: { count: 3 }, action: 'setup' })
+    expect(store.listPlants(verificationTenantId).map(({ id }) => id)).toEqual([1, 2, 3])
+  })
+
+  test('no plant with id {id} exists removes it', async () => {
+    const { store, runner } = await setUp()
+    await runner.apply({ state: 'a plant with id {id} exists', params: { id: 9 }, action: 'setup' })
+    await runner.apply({ state: 'no plant with id {id} exists', params: { id: 9 }, action: 'setup' })
+    expect(store.listPlants(verificationTenantId)).toEqual([])
+  })
+
+  test('each interaction starts from the fixture world, without the last one’s tenant or changes', async () => {
+    const { store, runner } = await setUp()
+    await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'setup' })
+    store.deletePlant('acme', 1)
+    await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'teardown' })
+    await runner.apply({ state: 'the fixture world', action: 'setup' })
+    expect(store.hasTenant(verificationTenantId)).toBe(false)
+    expect(store.countPlants('acme')).toBe(5)
+    expect(runner.token).toBeUndefined()
+    expect((await store.authenticate(fixtureTokens.acme.write)).tenantId).toBe('acme')
+  })
+
+  test('an interaction without a state runs on the fixture world and keeps its own token', async () => {
+    const { runner } = await setUp()
+    await runner.apply({ state: '', action: 'setup' })
+    expect(runner.token).toBeUndefined()
+  })
+
+  test('refuses a state it does not implement, and lists the ones it does', async () => {
+    const { runner } = await setUp()
+    await expect(runner.apply({ state: 'the greenhouse is on fire', action: 'setup' })).rejects.toThrow(
+      /does not implement the provider state "the greenhouse is on fire"\. Known states: "a plant with id \{id\} exists"/,
+    )
+    expect(runner.failures).toHaveLength(1)
+  })
+
+  test('refuses parameters of the wrong type, naming the parameter', async () => {
+    const { runner } = await setUp()
+    await expect(
+      runner.apply({ state: 'a plant with id {id} exists', params: { id: 'seven' }, action: 'setup' }),
+    ).rejects.toThrow('needs the parameter "id" as an integer')
+  })
+})

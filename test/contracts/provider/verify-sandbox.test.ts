@@ -1,0 +1,54 @@
+/**
+ * Provider verification: the committed pacts replayed by the Pact Verifier
+ * against the sandbox (in-process, on an ephemeral port), with its provider
+ * states and token-swapping request filter. The negative cases prove that a
+ * broken pact fails: a wrong status, a wrong body shape, a state the sandbox
+ * does not implement, and a pact source that does not exist.
+ */
+import { describe, expect, test } from 'vitest'
+import { verifySandbox } from '../../../src/contracts/verify.ts'
+import { fixturesDir, mswConsumer, pactFile, webConsumer } from '../support/pacts.ts'
+
+describe('provider verification of the sandbox', () => {
+  test('verifies the pact of the web client', async () => {
+    expect(await verifySandbox({ pactUrls: [pactFile(webConsumer)] })).toEqual({ ok: true, failures: [] })
+  })
+
+  test('verifies the pact recorded from the MSW handlers, so the mock and the sandbox answer alike', async () => {
+    expect(await verifySandbox({ pactUrls: [pactFile(mswConsumer)] })).toEqual({ ok: true, failures: [] })
+  })
+
+  test('fails a pact that expects the wrong status', async () => {
+    const result = await verifySandbox({ pactUrls: [`${fixturesDir}wrong-status.json`] })
+    expect(result.ok).toBe(false)
+    expect(result.failures).toEqual([
+      {
+        interaction: expect.stringContaining('a request to delete a plant, expecting 200'),
+        messages: ['expected 200 but was 204'],
+      },
+    ])
+  })
+
+  test('fails a pact that expects the wrong body shape', async () => {
+    const result = await verifySandbox({ pactUrls: [`${fixturesDir}wrong-body-shape.json`] })
+    expect(result.ok).toBe(false)
+    expect(result.failures).toHaveLength(1)
+    expect(result.failures[0]?.messages).toContain('Actual map is missing the following keys: id')
+  })
+
+  test('fails a pact whose provider state the sandbox does not implement, naming the state', async () => {
+    const result = await verifySandbox({ pactUrls: [`${fixturesDir}unknown-state.json`] })
+    expect(result.ok).toBe(false)
+    expect(result.failures).toHaveLength(1)
+    expect(result.failures[0]?.messages).toEqual([
+      'One or more of the setup state change handlers has failed',
+      expect.stringContaining('The sandbox does not implement the provider state "the greenhouse is on fire".'),
+    ])
+  })
+
+  test('fails when a pact source does not exist', async () => {
+    const result = await verifySandbox({ pactUrls: [`${fixturesDir}no-such-pact.json`] })
+    expect(result.ok).toBe(false)
+    expect(result.error).toContain('no-such-pact.json')
+  })
+})
