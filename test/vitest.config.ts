@@ -1,9 +1,15 @@
 import { fileURLToPath } from 'node:url'
+import { defaultServerConditions } from 'vite'
 import { configDefaults, defineConfig } from 'vitest/config'
+
+// Resolve `plant-store-mock/*` to the TypeScript sources (the exports map's `source` condition), both for
+// code Vite transforms and for modules Node loads itself, so tests never run against a stale `dist/`.
+const conditions = ['source', ...defaultServerConditions]
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
-  resolve: { conditions: ['source'] },
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
     include: ['test/**/*.test.ts'],
     // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
