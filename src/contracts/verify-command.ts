@@ -31,7 +31,7 @@ function collect(value: string, previous: string[] = []): string[] {
  * verifyCommand().parseAsync(['contracts/pacts', 'pacts/my-app.json'], { from: 'user' })
  */
 export function verifyCommand(onResult: (result: VerificationResult) => void = report): Command {
-  return new Command('verify')
+  const command = new Command('verify')
     .description('Verify pacts (files, folders, URLs or a Pact Broker) against the Plant Store sandbox.')
     .argument('[pacts...]', 'pact files, folders of pact files, or pact URLs')
     .addOption(new Option('--provider <name>', 'provider name in the pacts and the broker').default('plant-store'))
@@ -55,8 +55,14 @@ export function verifyCommand(onResult: (result: VerificationResult) => void = r
         .default('warn'),
     )
     .action(async (pacts: string[], flags: VerifyFlags) => {
+      if (pacts.length === 0 && !flags.brokerUrl) {
+        command.error('plant-store-mock verify: give pact files or folders, or a Pact Broker (--broker-url).', {
+          exitCode: 2,
+        })
+      }
       onResult(await verifySandbox(toOptions(pacts, flags)))
     })
+  return command.usage('[options] [pacts...]   (as "plant-store-mock verify")')
 }
 
 function toOptions(pacts: string[], flags: VerifyFlags): VerifySandboxOptions {
