@@ -1,18 +1,14 @@
-#!/usr/bin/env node
-/**
- * `plant-store-mock`: serves the Plant Store sandbox. Every flag has an
- * environment variable; `--help` lists them. Bad flags exit with code 2.
- */
+/** The CLI proper, loaded by `src/cli.ts` once the compile cache is on. */
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { pino } from 'pino'
 import { z } from 'zod'
-import { defaultPlantsPerTenant, defaultSeed, fixtureTokens } from '../fixtures/world.ts'
-import { parseDelay } from './core/simulation.ts'
-import type { TenantSpec } from './core/store.ts'
-import { StateFileError } from './server/state-file.ts'
-import { startSandbox } from './server/serve.ts'
-import { Webhook } from './server/webhook.ts'
+import { defaultPlantsPerTenant, defaultSeed, fixtureTokens } from '../../fixtures/world.ts'
+import { parseDelay } from '../core/simulation.ts'
+import type { TenantSpec } from '../core/store.ts'
+import { startSandbox } from '../server/serve.ts'
+import { StateFileError } from '../server/state-file.ts'
+import { Webhook } from '../server/webhook.ts'
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -159,6 +155,10 @@ const program = new Command()
       .env('PLANT_STORE_WEBHOOK_URL')
       .argParser(url),
   )
+  .addHelpText(
+    'after',
+    '\nCommands:\n  verify [pacts...]  verify pacts against the sandbox (plant-store-mock verify --help)',
+  )
   .showHelpAfterError('(run "plant-store-mock --help" for usage)')
   .exitOverride()
 
@@ -177,6 +177,12 @@ interface Flags {
   delay?: { min: number; max: number }
   stateFile?: string
   webhookUrl?: string
+}
+
+// `plant-store-mock verify <pacts...>`: Pact provider verification against an in-process sandbox.
+if (process.argv[2] === 'verify') {
+  const { runVerify } = await import('../contracts/verify-command.ts')
+  process.exit(await runVerify(process.argv.slice(3)))
 }
 
 let flags: Flags

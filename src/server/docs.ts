@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import express, { type Router } from 'express'
-import { parse } from 'yaml'
 
 const require = createRequire(import.meta.url)
 
@@ -14,12 +13,14 @@ let contract: { yaml: string; json: string } | undefined
  * and as JSON text.
  *
  * @example
- * JSON.parse(openapiDocument().json).info.version // '1.0.0'
+ * JSON.parse((await openapiDocument()).json).info.version // '1.0.0'
  */
-export function openapiDocument(): { yaml: string; json: string } {
+export async function openapiDocument(): Promise<{ yaml: string; json: string }> {
   if (!contract) {
     const root = dirname(require.resolve('plant-store-mock/package.json'))
     const yaml = readFileSync(join(root, 'contracts', 'openapi.yaml'), 'utf8')
+    // Loaded on first use: the YAML parser is not worth its start-up time otherwise.
+    const { parse } = await import('yaml')
     contract = { yaml, json: JSON.stringify(parse(yaml)) }
   }
   return contract
@@ -68,11 +69,11 @@ export function docsRouter(): Router {
   router.get('/', (_req, res) => {
     res.type('html').send(home)
   })
-  router.get('/openapi.yaml', (_req, res) => {
-    res.type('application/yaml; charset=utf-8').send(openapiDocument().yaml)
+  router.get('/openapi.yaml', async (_req, res) => {
+    res.type('application/yaml; charset=utf-8').send((await openapiDocument()).yaml)
   })
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(openapiDocument().json)
+  router.get('/openapi.json', async (_req, res) => {
+    res.type('application/json').send((await openapiDocument()).json)
   })
   router.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('text/javascript').send(initializer)
