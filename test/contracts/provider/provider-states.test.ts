@@ -1,7 +1,7 @@
 /** The provider states, run directly against a store: what each guarantees, and how each fails. */
 import { createPlantStore, fixtureTokens } from 'plant-store-mock'
+import { createStateRunner, verificationTenantId } from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
-import { createStateRunner, verificationTenantId } from '../../../src/contracts/provider-states.ts'
 
 async function setUp() {
   const store = createPlantStore()

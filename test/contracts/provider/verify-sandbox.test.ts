@@ -5,8 +5,9 @@
  * broken pact fails: a wrong status, a wrong body shape, a state the sandbox
  * does not implement, and a pact source that does not exist.
  */
+
+import { verifySandbox } from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
-import { verifySandbox } from '../../../src/contracts/verify.ts'
 import { fixturesDir, mswConsumer, pactFile, webConsumer } from '../support/pacts.ts'
 
 describe('provider verification of the sandbox', () => {
