@@ -40,7 +40,11 @@ async function serve(kind: Kind): Promise<void> {
       res.type('application/json').send(body)
     })
   } else {
-    const logger = kind === 'sandbox-logged' ? pino({ level: 'info' }, pino.destination('/dev/null')) : undefined
+    // Logged as the CLI logs: asynchronous writes.
+    const logger =
+      kind === 'sandbox-logged'
+        ? pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
+        : undefined
     app = createApp({ store, ...(logger ? { logger } : {}) })
   }
   const server = app.listen(0, '127.0.0.1', () => {
@@ -73,6 +77,29 @@ async function load(port: number, seconds: number): Promise<number> {
   return result.requests.average
 }
 
+/** CPU time (user + system) a process has used so far, in microseconds (Linux /proc). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  const ticks = Number(fields[11]) + Number(fields[12])
+  return (ticks * 1_000_000) / 100 // USER_HZ is 100 on Linux
+}
+
+/**
+ * Server CPU per request over a fixed number of requests: unlike req/s, it does
+ * not depend on how much of the two cores the load tool takes from the server.
+ */
+async function cpuPerRequest(pid: number, port: number, amount: number): Promise<number> {
+  const before = cpuMicros(pid)
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    headers: { authorization: `Bearer ${token}` },
+    connections: 10,
+    amount,
+  })
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
+  return (cpuMicros(pid) - before) / amount
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
@@ -99,8 +126,27 @@ async function throughput(): Promise<void> {
     for (const kind of ['sandbox', 'sandbox-logged'] as const) {
       const rate = median(rates.get(kind)!)
       const label =
-        kind === 'sandbox' ? 'sandbox (createApp, no request log)' : 'sandbox (pino-http info log to /dev/null)'
+        kind === 'sandbox' ? 'sandbox (createApp, no request log)' : 'sandbox (request log, pino to /dev/null)'
       console.log(`  ${label}: ${rate.toFixed(0)} req/s = ${(rate / plain).toFixed(2)}× plain (target ≥ 0.7×)`)
+    }
+    const amount = quick ? 10_000 : 30_000
+    const cpu = new Map<Kind, number[]>(kinds.map((kind) => [kind, []]))
+    for (let round = 0; round < rounds; round++) {
+      for (const kind of kinds) {
+        const { process: proc, port } = servers.get(kind)!
+        cpu.get(kind)?.push(await cpuPerRequest(proc.pid!, port, amount))
+      }
+    }
+    const plainCpu = median(cpu.get('plain')!)
+    console.log(
+      `Server CPU per request (${rounds}×${amount} requests, median), the steadier measure on a shared machine:`,
+    )
+    console.log(`  plain Express 5 route: ${plainCpu.toFixed(1)} µs`)
+    for (const kind of ['sandbox', 'sandbox-logged'] as const) {
+      const micros = median(cpu.get(kind)!)
+      console.log(
+        `  ${kind}: ${micros.toFixed(1)} µs = ${(plainCpu / micros).toFixed(2)}× plain's throughput per core (target ≥ 0.7×)`,
+      )
     }
   } finally {
     for (const { process: proc } of servers.values()) proc.kill('SIGTERM')

@@ -197,7 +197,18 @@ try {
   throw error
 }
 
-const logger = pino({ name: 'plant-store-mock', level: flags.logLevel })
+// Asynchronous writes: under load, log lines are coalesced into few writes instead of one
+// system call each; every exit path below flushes what is buffered.
+const destination = pino.destination({ dest: 1, sync: false })
+const logger = pino({ name: 'plant-store-mock', level: flags.logLevel }, destination)
+const exit = (code: number): never => {
+  try {
+    destination.flushSync()
+  } catch {
+    // Nothing was written yet: nothing to flush.
+  }
+  process.exit(code)
+}
 const webhook = flags.webhookUrl ? new Webhook({ url: flags.webhookUrl, logger }) : undefined
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>
@@ -254,19 +265,18 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) {
       logger.warn({ signal }, 'second signal: exiting now')
-      process.exit(1)
+      exit(1)
     }
     stopping = true
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
     sandbox.close().then(
       () => {
         logger.info('stopped')
-        logger.flush()
-        process.exit(0)
+        exit(0)
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed')
-        process.exit(1)
+        exit(1)
       },
     )
   })
