@@ -86,15 +86,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
  */
 export function parseNewPlant(body: Uint8Array): StoredPlant {
   if (body.byteLength === 0) throw invalid('The request body is empty; send a NewPlant JSON object.')
-  let value: unknown
-  try {
-    value = JSON.parse(decoder.decode(body))
-  } catch {
-    throw invalid('The request body is not valid JSON.')
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid('The request body must be a JSON object (a NewPlant).')
-  }
+  const value = parseJsonObject(body, 'a NewPlant')
   const id = own(value, 'id')
   const name = own(value, 'name')
   const tag = own(value, 'tag') ?? undefined
@@ -105,6 +97,26 @@ export function parseNewPlant(body: Uint8Array): StoredPlant {
   const plant = result.data
   if (Object.is(plant.id, -0)) plant.id = 0
   return plant
+}
+
+/**
+ * Decodes a body as UTF-8 JSON that must be an object; anything else is
+ * `invalid_request`. `what` names the expected object in the message.
+ *
+ * @example
+ * parseJsonObject(bytes, 'a NewPlant') // { id: 1, name: 'Fern' }
+ */
+export function parseJsonObject(body: Uint8Array, what: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(decoder.decode(body))
+  } catch {
+    throw invalid('The request body is not valid JSON.')
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(`The request body must be a JSON object (${what}).`)
+  }
+  return value as Record<string, unknown>
 }
 
 /** Reads an own property only: inherited names such as `constructor` never count. */

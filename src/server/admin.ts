@@ -5,7 +5,7 @@ import { PlantStoreError, renderError } from '../core/errors.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
 import type { RequestJournal } from '../core/journal.ts'
 import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
-import { checkContentType } from '../core/validation.ts'
+import { checkContentType, parseJsonObject } from '../core/validation.ts'
 import { contract } from '../generated/contract.ts'
 
 export interface AdminOptions {
@@ -22,7 +22,6 @@ export interface AdminOptions {
 }
 
 const json = { 'content-type': 'application/json' } as const
-const decoder = new TextDecoder('utf-8', { fatal: true })
 
 /**
  * The sandbox's admin API as a transport-neutral handler; paths are below
@@ -103,16 +102,7 @@ async function readRecipe(request: CoreRequest, quota: number): Promise<{ plants
   }
   if (body.byteLength === 0) return {}
   checkContentType(request.header('content-type'))
-  let value: unknown
-  try {
-    value = JSON.parse(decoder.decode(body))
-  } catch {
-    throw invalid('The request body is not valid JSON.')
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid('The request body must be a JSON object such as {"plants": 10, "seed": 7}.')
-  }
-  const { plants, seed } = value as Record<string, unknown>
+  const { plants, seed } = parseJsonObject(body, 'such as {"plants": 10, "seed": 7}')
   if (plants !== undefined && !(Number.isInteger(plants) && (plants as number) >= 0 && (plants as number) <= quota)) {
     throw invalid(`plants must be an integer from 0 to ${quota}.`)
   }

@@ -15,11 +15,11 @@
 import { rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { fixtureTokens } from 'plant-store-mock'
-import { PlantStoreApiError, PlantStoreClient } from 'plant-store-mock/client'
+import { PlantStoreClient } from 'plant-store-mock/client'
 import { recordMswPact } from 'plant-store-mock/contracts'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { mswConsumer, pactFile, provider } from '../support/pacts.ts'
+import { failure, mswConsumer, pactFile, provider } from '../support/pacts.ts'
 
 const origin = 'https://plants.test'
 const { server, store } = setupPlantStoreServer()
@@ -33,15 +33,6 @@ const recorder = recordMswPact(server, {
 
 const acme = new PlantStoreClient({ baseUrl: origin, token: fixtureTokens.acme.write })
 const anonymous = new PlantStoreClient({ baseUrl: origin })
-
-async function failure(call: () => Promise<unknown>): Promise<PlantStoreApiError> {
-  const error = await call().then(
-    () => undefined,
-    (error: unknown) => error,
-  )
-  expect(error).toBeInstanceOf(PlantStoreApiError)
-  return error as PlantStoreApiError
-}
 
 beforeAll(() => {
   rmSync(pactFile(mswConsumer), { force: true })

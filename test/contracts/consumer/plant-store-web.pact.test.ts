@@ -6,9 +6,9 @@
  */
 import { rmSync } from 'node:fs'
 import { MatchersV3, PactV4 } from '@pact-foundation/pact'
-import { PlantStoreApiError, PlantStoreClient } from 'plant-store-mock/client'
+import { PlantStoreClient } from 'plant-store-mock/client'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { pactFile, pactsDir, provider, webConsumer } from '../support/pacts.ts'
+import { failure, pactFile, pactsDir, provider, webConsumer } from '../support/pacts.ts'
 
 const { constrainedArrayLike, eachLike, integer, like, regex, string } = MatchersV3
 
@@ -27,16 +27,6 @@ const pact = new PactV4({ consumer: webConsumer, provider, dir: pactsDir, logLev
 
 function client(baseUrl: string, withToken = true): PlantStoreClient {
   return new PlantStoreClient({ baseUrl, ...(withToken ? { token } : {}) })
-}
-
-/** Runs `call` and returns the `PlantStoreApiError` it must throw. */
-async function failure(call: () => Promise<unknown>): Promise<PlantStoreApiError> {
-  const error = await call().then(
-    () => undefined,
-    (error: unknown) => error,
-  )
-  expect(error).toBeInstanceOf(PlantStoreApiError)
-  return error as PlantStoreApiError
 }
 
 beforeAll(() => {

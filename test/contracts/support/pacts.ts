@@ -1,5 +1,7 @@
 /** Where the contract suite keeps its pacts, and the names in them. */
 import { fileURLToPath } from 'node:url'
+import { PlantStoreApiError } from 'plant-store-mock/client'
+import { expect } from 'vitest'
 
 /** The committed pacts: written by the consumer tests, replayed by the provider verification, checked by the gate. */
 export const pactsDir = fileURLToPath(new URL('../../../contracts/pacts/', import.meta.url))
@@ -22,4 +24,14 @@ export const mswConsumer = 'plant-store-web-msw'
 /** The file a consumer's pact with {@link provider} is written to. */
 export function pactFile(consumer: string): string {
   return `${pactsDir}${consumer}-${provider}.json`
+}
+
+/** Runs `call` and returns the `PlantStoreApiError` it must throw. */
+export async function failure(call: () => Promise<unknown>): Promise<PlantStoreApiError> {
+  const error = await call().then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  expect(error).toBeInstanceOf(PlantStoreApiError)
+  return error as PlantStoreApiError
 }
