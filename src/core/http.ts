@@ -1,3 +1,5 @@
+import { PlantStoreError } from './errors.ts'
+
 /**
  * The transport-neutral shape of a request, as an adapter (MSW or Express)
  * hands it to the core. Nothing here knows about either transport.
@@ -44,7 +46,10 @@ export async function readLimited(
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    // A body that fails midway (the client went away) is the client's fault, never a 500.
+    const { done, value } = await reader.read().catch(() => {
+      throw new PlantStoreError('invalid_request', 'The request body could not be read completely.')
+    })
     if (done) break
     size += value.byteLength
     if (size > limit) {
