@@ -60,7 +60,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 export interface SoakOptions {
   /** Seconds of measured load (after the warm-up). */
   durationSeconds: number
-  /** Seconds of load before the "start" RSS is read (default: a tenth of the duration, 2 to 5 s). */
+  /** Seconds of load before the "start" RSS is read (default: a quarter of the duration, 2 to 15 s). */
   warmupSeconds?: number
   /** Concurrent connections (default 50). */
   connections?: number
@@ -94,13 +94,16 @@ export interface SoakResult {
   lostWrites: number
   /** Writes in flight when a phase stopped (left out of the lost-write check). */
   uncertainWrites: number
-  rssMiB: { beforeLoad: number; start: number; end: number; growthPercent: number }
+  rssMiB: { beforeLoad: number; start: number; end: number; growthPercent: number; samples: number[] }
+  /** Live JS heap after a forced GC: the leak indicator that RSS (which keeps freed pages) is not. */
+  heapUsedMiB: { start: number; end: number; growthPercent: number }
   /** Exit code of the server after SIGTERM. */
   exitCode: number | null
 }
 
 interface MemoryReport {
   rss: number
+  heapUsed: number
 }
 
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
@@ -149,7 +152,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const connections = options.connections ?? 50
   const tenantCount = options.tenants ?? 10
   const plants = options.plantsPerTenant ?? 20
-  const warmup = options.warmupSeconds ?? Math.min(5, Math.max(2, Math.round(options.durationSeconds / 10)))
+  // V8 grows its young generation during the first seconds of heavy allocation: RSS is only read once it settles.
+  const warmup = options.warmupSeconds ?? Math.min(15, Math.max(2, Math.round(options.durationSeconds / 4)))
   const log = options.log ?? (() => undefined)
   const { child, url } = await startServer()
   try {
@@ -258,7 +262,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     log(
       `warm-up done (${warm.requests.total} requests), RSS ${mib(start.rss)} MiB; loading ${options.durationSeconds} s`,
     )
+    // RSS every 10 s of the load, to tell a plateau from a steady climb.
+    const samples: number[] = []
+    const sampler = setInterval(() => {
+      memoryOf(child).then((memory) => samples.push(mib(memory.rss)))
+    }, 10_000)
     const result = await load(options.durationSeconds)
+    clearInterval(sampler)
     settle()
     const end = await memoryOf(child)
 
@@ -292,6 +302,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         start: mib(start.rss),
         end: mib(end.rss),
         growthPercent: Math.round(((end.rss - start.rss) / start.rss) * 1000) / 10,
+        samples,
+      },
+      heapUsedMiB: {
+        start: mib(start.heapUsed),
+        end: mib(end.heapUsed),
+        growthPercent: Math.round(((end.heapUsed - start.heapUsed) / start.heapUsed) * 1000) / 10,
       },
       exitCode,
     }
@@ -320,7 +336,8 @@ async function serve(): Promise<void> {
   process.on('message', (message) => {
     if (message !== 'memory') return
     collect?.()
-    process.send?.({ rss: process.memoryUsage().rss } satisfies MemoryReport)
+    const { rss, heapUsed } = process.memoryUsage()
+    process.send?.({ rss, heapUsed } satisfies MemoryReport)
   })
   process.once('SIGTERM', () => {
     sandbox.close().then(
@@ -345,6 +362,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       durationSeconds,
       connections: Number(argument('--connections') ?? 50),
       tenants: Number(argument('--tenants') ?? 10),
+      ...(argument('--warmup') === undefined ? {} : { warmupSeconds: Number(argument('--warmup')) }),
       log: (line) => process.stderr.write(`[soak] ${line}\n`),
     })
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
