@@ -11,6 +11,7 @@ import { getResponse, HttpResponse, http } from 'msw'
 import { generatePlants } from '../fixtures/world.ts'
 import { PlantStore, type TenantSpec } from '../src/core/store.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
+import { median } from './median.ts'
 
 const quick = process.argv.includes('--quick')
 const token = 'bench-token'
@@ -41,11 +42,6 @@ async function world(tenants: number, plantsInCaller: number, plantsInOthers: nu
 
 function listRequest(): Request {
   return new Request('http://127.0.0.1/plants?limit=10', { headers: { authorization: `Bearer ${token}-caller` } })
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 
 /**

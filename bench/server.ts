@@ -16,6 +16,7 @@ import express from 'express'
 import { pino } from 'pino'
 import { createPlantStore } from '../src/create-plant-store.ts'
 import { createApp } from '../src/server/app.ts'
+import { median } from './median.ts'
 
 const token = 'psm_acme_read'
 const path = '/plants?limit=10'
@@ -98,11 +99,6 @@ async function cpuPerRequest(pid: number, port: number, amount: number): Promise
   })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
   return (cpuMicros(pid) - before) / amount
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 
 async function throughput(): Promise<void> {
