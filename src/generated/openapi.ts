@@ -18,7 +18,7 @@ export interface paths {
         /**
          * Creates a new plant in the store.
          * @description Creates a plant in the caller's tenant. The body must be
-         *     `application/json` (a charset parameter is allowed) and at most 64 KiB.
+         *     `application/json` (only a UTF-8 charset parameter is allowed) and at most 64 KiB.
          *     Unknown fields are ignored; a `null` tag is treated as absent.
          */
         post: operations["addPlant"];
