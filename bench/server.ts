@@ -46,7 +46,7 @@ async function serve(kind: Kind): Promise<void> {
       kind === 'sandbox-logged'
         ? pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
         : undefined
-    app = createApp({ store, ...(logger ? { logger } : {}) })
+    app = createApp({ store, ...(logger ? { requestLog: logger } : {}) })
   }
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`${(server.address() as AddressInfo).port}\n`)

@@ -227,7 +227,8 @@ try {
     ...(flags.delay ? { delay: flags.delay } : {}),
     ...(flags.stateFile ? { stateFile: flags.stateFile } : {}),
     ...(webhook ? { webhook } : {}),
-    logger,
+    requestLog: logger,
+    eventLog: logger,
   })
 } catch (error) {
   if (error instanceof StateFileError) {

@@ -30,15 +30,15 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   delay?: DelayRange
   /** Posts each created plant to a URL. */
   webhook?: Webhook
-  /** Logs sandbox events (tenant provisioning, eviction). */
-  logger?: Logger
+  /** Where sandbox events go (tenant provisioning, eviction); by default nowhere. */
+  eventLog?: Logger
 }
 
 export interface CreateAppOptions extends PlantStoreRouterOptions {
   /** Origins allowed by CORS: `'*'` (the default) or a list such as `['http://localhost:5173']`. */
   corsOrigins?: '*' | readonly string[]
-  /** Logs one structured pino line per request, with a request id; by default nothing is logged. */
-  logger?: Logger
+  /** Where the request log goes: one structured pino line per request, with a request id; by default nowhere. */
+  requestLog?: Logger
 }
 
 const corsHeaders = {
@@ -63,7 +63,7 @@ const corsHeaders = {
 export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
-  const { webhook, logger } = options
+  const { webhook, eventLog } = options
   const core = createCore(store, {
     onResponse: webhook
       ? (request, response, principal) => {
@@ -90,7 +90,7 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
     ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
     ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
     onProvisioned: (tenant: ProvisionedTenant, evicted: readonly string[]) => {
-      logger?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
+      eventLog?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
     },
   })
 
@@ -123,7 +123,7 @@ export function createApp(options: CreateAppOptions = {}): express.Express {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
-  if (options.logger) app.use(requestLogger(options.logger))
+  if (options.requestLog) app.use(requestLogger(options.requestLog))
   app.use(cors({ ...corsHeaders, origin: originOption(options.corsOrigins) }))
   app.use(plantStoreRouter(options))
   app.use(errorHandler)
@@ -158,7 +158,7 @@ function requestLogger(logger: Logger) {
           req: {
             id,
             method: req.method,
-            url: req.url,
+            url: (req as { originalUrl?: string }).originalUrl ?? req.url,
             headers: {
               ...(req.headers.authorization === undefined ? {} : { authorization: '[redacted]' }),
               ...(req.headers['x-admin-key'] === undefined ? {} : { 'x-admin-key': '[redacted]' }),

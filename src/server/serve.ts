@@ -1,6 +1,5 @@
 import { type Server, STATUS_CODES } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Logger } from 'pino'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
@@ -17,7 +16,6 @@ export interface StartSandboxOptions extends CreateAppOptions {
   stateFile?: string
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
-  logger?: Logger
   webhook?: Webhook
 }
 
@@ -62,7 +60,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const saved = await readStateFile(options.stateFile)
     if (saved) {
       await store.restore(saved.snapshot, saved.provisioned)
-      options.logger?.info({ stateFile: options.stateFile, tenants: saved.snapshot.tenants.length }, 'state loaded')
+      options.eventLog?.info({ stateFile: options.stateFile, tenants: saved.snapshot.tenants.length }, 'state loaded')
     }
   }
   const app = createApp({ ...options, store })
@@ -88,7 +86,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       await options.webhook?.drain(2_000)
       if (options.stateFile) {
         await writeStateFile(options.stateFile, store)
-        options.logger?.info({ stateFile: options.stateFile }, 'state saved')
+        options.eventLog?.info({ stateFile: options.stateFile }, 'state saved')
       }
     })()
     return closing

@@ -30,7 +30,8 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     adminKey,
-    logger: pino({ level: 'trace' }, logs),
+    requestLog: pino({ level: 'trace' }, logs),
+    eventLog: pino({ level: 'trace' }, logs),
   })
 })
 afterAll(() => sandbox.close())
