@@ -9,7 +9,8 @@
  */
 import { getResponse, HttpResponse, http } from 'msw'
 import { generatePlants } from '../fixtures/world.ts'
-import { PlantStore, type TenantSpec } from '../src/core/store.ts'
+import type { TenantSpec } from '../src/core/schemas.ts'
+import { PlantStore } from '../src/core/store.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
 import { median } from './median.ts'
 

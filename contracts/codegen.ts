@@ -26,7 +26,7 @@ interface Schema {
 interface Operation {
   operationId: string
   'x-required-scopes': string[]
-  parameters?: Array<{ name: string; schema: Schema }>
+  parameters?: Array<{ name: string; schema: Schema } | { $ref: string }>
   requestBody?: { 'x-max-body-bytes'?: number }
 }
 
@@ -34,6 +34,8 @@ interface Document {
   info: { version: string }
   paths: Record<string, Record<string, Operation>>
   components: {
+    parameters: Record<string, { name: string; schema: Schema }>
+    securitySchemes: { bearerAuth: { 'x-scopes': Record<string, string> } }
     schemas: Record<string, Schema>
     responses: Record<string, { 'x-default-quota'?: number }>
   }
@@ -44,8 +46,11 @@ function required<T>(value: T | undefined, what: string): T {
   return value
 }
 
-function parameter(operation: Operation | undefined, name: string): Schema {
-  const found = operation?.parameters?.find((p) => p.name === name)
+function parameter(document: Document, operation: Operation | undefined, name: string): Schema {
+  const resolved = (operation?.parameters ?? []).map((p) =>
+    '$ref' in p ? document.components.parameters[p.$ref.replace('#/components/parameters/', '')] : p,
+  )
+  const found = resolved.find((p) => p?.name === name)
   return required(found?.schema, `the "${name}" parameter`)
 }
 
@@ -71,11 +76,12 @@ export async function generate(): Promise<Record<string, string>> {
   const name = required(newPlant.name, 'NewPlant.name')
   const tag = required(newPlant.tag, 'NewPlant.tag')
   const id = required(newPlant.id, 'NewPlant.id')
-  const pathId = parameter(remove, 'id')
-  const limit = parameter(list, 'limit')
+  const pathId = parameter(document, remove, 'id')
+  const limit = parameter(document, list, 'limit')
 
   const constants = {
     version: document.info.version,
+    scopes: Object.keys(required(document.components.securitySchemes.bearerAuth['x-scopes'], 'x-scopes')),
     operations: Object.fromEntries(operations.map(({ operationId, ...rest }) => [operationId, rest])),
     name: {
       minLength: required(name.minLength, 'name.minLength'),

@@ -4,9 +4,9 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { pino } from 'pino'
 import { z } from 'zod'
 import { defaultPlantsPerTenant, defaultSeed, fixtureTokens } from '../../fixtures/world.ts'
-import { parseDelay } from '../core/simulation.ts'
-import type { TenantSpec } from '../core/store.ts'
+import type { TenantSpec } from '../core/schemas.ts'
 import { startSandbox } from '../server/serve.ts'
+import { parseDelay } from '../server/simulation.ts'
 import { StateFileError } from '../server/state-file.ts'
 import { Webhook } from '../server/webhook.ts'
 

@@ -104,6 +104,8 @@ function report(result: VerificationResult): void {
  * process.exit(await runVerify(process.argv.slice(3)))
  */
 export async function runVerify(args: readonly string[]): Promise<number> {
+  // A command-line run: no Pact usage data leaves the machine unless the environment says otherwise.
+  process.env.PACT_DO_NOT_TRACK ??= 'true'
   let ok = false
   const command = verifyCommand((result) => {
     ok = result.ok

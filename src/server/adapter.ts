@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { PlantStoreError } from '../core/errors.ts'
-import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
 
 /**
  * Translates a Node/Express request into a {@link CoreRequest}: the method,
@@ -42,39 +42,33 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
   }
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0))
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
+    const body = new LimitedBody(limit)
     const cleanup = () => {
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)
-      req.off('aborted', onAborted)
+      req.off('aborted', onError)
     }
     const onData = (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size > limit) {
-        cleanup()
-        req.pause()
-        refused.add(req)
-        resolve('too_large')
-        return
-      }
-      chunks.push(chunk)
+      if (body.push(chunk)) return
+      // Stop reading, but keep the connection to answer 413 on it (then close it).
+      cleanup()
+      req.pause()
+      refused.add(req)
+      resolve('too_large')
     }
     const onEnd = () => {
       cleanup()
-      const body = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size)
-      resolve(new Uint8Array(body.buffer, body.byteOffset, body.byteLength))
+      resolve(body.bytes())
     }
     const onError = () => {
       cleanup()
       reject(new PlantStoreError('invalid_request', 'The request body could not be read completely.'))
     }
-    const onAborted = onError
     req.on('data', onData)
     req.on('end', onEnd)
     req.on('error', onError)
-    req.on('aborted', onAborted)
+    req.on('aborted', onError)
   })
 }
 

@@ -6,13 +6,13 @@ import type { Logger } from 'pino'
 import { createCore } from '../core/app.ts'
 import { authenticate } from '../core/auth.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
-import { RequestJournal } from '../core/journal.ts'
-import { type DelayRange, withSimulation } from '../core/simulation.ts'
 import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
 import { createAdmin } from './admin.ts'
 import { docsRouter } from './docs.ts'
+import { RequestJournal } from './journal.ts'
+import { type DelayRange, withSimulation } from './simulation.ts'
 import type { Webhook } from './webhook.ts'
 
 export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
@@ -65,14 +65,14 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
   const { webhook, eventLog } = options
   const core = createCore(store, {
-    onResponse: webhook
-      ? (request, response, principal) => {
-          journal.observe(request, response, principal)
-          webhook.observe(request, response, principal)
+    onOutcome: webhook
+      ? (outcome) => {
+          journal.observe(outcome)
+          webhook.observe(outcome)
         }
       : journal.observe,
   })
-  const api = withSimulation(journal.capture(core), {
+  const api = withSimulation(core, {
     ...(options.delay ? { delay: options.delay } : {}),
     onSimulated: (request, response) => {
       // A made-up answer never reached the core: journal it under the caller's tenant, if any.
@@ -125,8 +125,8 @@ export function createApp(options: CreateAppOptions = {}): express.Express {
   app.disable('etag')
   if (options.requestLog) app.use(requestLogger(options.requestLog))
   app.use(cors({ ...corsHeaders, origin: originOption(options.corsOrigins) }))
+  // The router answers every path (its own error handler included), so the app needs no other.
   app.use(plantStoreRouter(options))
-  app.use(errorHandler)
   return app
 }
 

@@ -1,4 +1,4 @@
-import { type Server, STATUS_CODES } from 'node:http'
+import { createServer, type RequestListener, type Server, STATUS_CODES } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
@@ -63,11 +63,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       options.eventLog?.info({ stateFile: options.stateFile, tenants: saved.snapshot.tenants.length }, 'state loaded')
     }
   }
-  const app = createApp({ ...options, store })
-  const server = app.listen(options.port ?? 4010, options.host ?? '127.0.0.1')
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve)
-    server.once('error', reject)
+  await store.ready // a world that cannot be loaded stops the start here
+  const { server, url } = await listen(createApp({ ...options, store }), {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 4010,
   })
   server.headersTimeout = serverTimeouts.headersTimeout
   server.requestTimeout = serverTimeouts.requestTimeout
@@ -75,9 +74,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   server.setTimeout(serverTimeouts.socketTimeout)
   answerClientErrors(server)
 
-  const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
-  const url = `http://${host}:${address.port}`
   let closing: Promise<void> | undefined
 
   const close = () => {
@@ -92,6 +88,30 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     return closing
   }
   return { url, server, store, close }
+}
+
+/**
+ * Serves a Node request listener (an Express app, say) on a host and port
+ * (`0`: any free one) and answers once it listens, with its base URL.
+ *
+ * @example
+ * const { url, server } = await listen(createApp(), { host: '127.0.0.1', port: 0 })
+ */
+export async function listen(
+  listener: RequestListener,
+  { host, port }: { host: string; port: number },
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(listener)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return { server, url: `http://${hostname}:${address.port}` }
 }
 
 /** Closes the server: idle connections at once, busy ones as soon as their answer is sent, all after `timeoutMs`. */

@@ -1,8 +1,8 @@
 import { open, readFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
-import { plantSchema, tenantSchema, tokenSchema, userSchema } from '../core/schemas.ts'
-import type { PlantStore, StoreSnapshot } from '../core/store.ts'
+import { type StoreSnapshot, snapshotSchema } from '../core/schemas.ts'
+import type { PlantStore } from '../core/store.ts'
 
 const format = 'plant-store-mock/state'
 
@@ -11,14 +11,7 @@ const stateSchema = z.object({
   version: z.literal(1),
   savedAt: z.string(),
   provisioned: z.array(z.string()),
-  store: z.object({
-    tenants: z.array(
-      tenantSchema.extend({
-        users: z.array(userSchema.extend({ tokens: z.array(tokenSchema.omit({ userId: true })) })),
-        plants: z.array(plantSchema),
-      }),
-    ),
-  }),
+  store: snapshotSchema,
 })
 
 /** What a state file holds: the whole store, and which of its tenants were provisioned. */

@@ -307,7 +307,7 @@ export const conformanceCases: readonly ConformanceCase[] = [
     method: 'PUT',
     path: '/plants',
     headers: write,
-    expect: { status: 405, headers: { allow: 'GET, POST' } },
+    expect: { status: 405, headers: { allow: 'GET, HEAD, POST' } },
   },
   {
     name: 'answers 405 with Allow for GET /plants/1',
