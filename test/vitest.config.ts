@@ -11,7 +11,8 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
-    include: ['test/**/*.test.ts'],
+    // Behaviour tests under test/, unit tests next to the small pure pieces they test.
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
     exclude: [...configDefaults.exclude, 'test/contracts/**'],
     env: { PACT_DO_NOT_TRACK: 'true' },

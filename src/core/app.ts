@@ -159,6 +159,7 @@ export function createCore(store: PlantStore, options: CoreOptions = {}): PlantS
   }
   const respond = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
     const trace: Trace = {}
+    if (store.failure) return finish(request, trace, renderError(store.failure.error))
     try {
       const response = route(store, request, trace)
       if (response instanceof Promise) {

@@ -95,6 +95,8 @@ export class PlantStore {
   /** Loads, resets and restores, one after another; settles with the latest. */
   #queue: Promise<void> = Promise.resolve()
   #pending = 0
+  /** Why the initial world could not be loaded, until a later load succeeds. */
+  #failure: { readonly error: unknown } | undefined
 
   /** Throws at once when `world` is not a valid world; {@link ready} rejects if it cannot be loaded. */
   constructor(options: PlantStoreOptions) {
@@ -104,13 +106,23 @@ export class PlantStore {
     if (options.world) {
       this.#world = worldSchema.parse(options.world)
       // Reported through `ready` (and to every request); never an unhandled rejection.
-      this.#enqueue(() => this.#build(this.#world.map((spec) => ({ spec })))).catch(() => undefined)
+      this.#enqueue(() => this.#build(this.#world.map((spec) => ({ spec })))).catch((error: unknown) => {
+        this.#failure = { error }
+      })
     }
   }
 
   /** Settles once the latest load, reset or restore is in place; rejects if it failed. */
   get ready(): Promise<void> {
     return this.#queue
+  }
+
+  /**
+   * Why the store cannot serve: its initial world failed to load (and no
+   * load since succeeded). Requests answer 500 then, never an empty store.
+   */
+  get failure(): { readonly error: unknown } | undefined {
+    return this.#failure
   }
 
   /** Whether no load, reset or restore is under way, so reads see a settled store. */
@@ -330,6 +342,7 @@ export class PlantStore {
       for (const { spec, plants, provisioned = false } of tenants) {
         this.#insert(await this.#tenant(spec, plants), provisioned)
       }
+      this.#failure = undefined
     } catch (error) {
       this.#state = previous
       throw error
