@@ -16,46 +16,8 @@
  * The test suite runs a 10-second version (test/reliability/soak.test.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-
-/** One request of autocannon's `requests` list (the parts used here). */
-interface CannonRequest {
-  method?: string
-  path?: string
-  headers?: Record<string, string>
-  body?: string
-  setupRequest?: (request: CannonRequest, context: Record<string, unknown>) => CannonRequest
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
-}
-
-interface CannonHistogram {
-  average: number
-  p50: number
-  p99: number
-  max: number
-}
-
-interface CannonResult {
-  requests: CannonHistogram & { total: number }
-  latency: CannonHistogram
-  errors: number
-  timeouts: number
-  non2xx: number
-}
-
-type Autocannon = (options: {
-  url: string
-  connections: number
-  duration: number
-  timeout: number
-  pipelining: number
-  requests: CannonRequest[]
-  initialContext?: Record<string, unknown>
-}) => Promise<CannonResult>
-
-// autocannon ships no types; this is the narrow part of its API used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+import autocannon, { type Request as CannonRequest } from 'autocannon'
 
 export interface SoakOptions {
   /** Seconds of measured load (after the warm-up). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { PlantStoreHandler } from '../core/app.ts'
-import { PlantStoreError } from '../core/errors.ts'
+import { PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
 
 /**
@@ -17,11 +17,16 @@ import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.t
 export function toCoreRequest(req: IncomingMessage): CoreRequest {
   const url = req.url ?? '/'
   const queryStart = url.indexOf('?')
+  let distinct: NodeJS.Dict<string[]> | undefined
   return {
     method: req.method ?? 'GET',
     path: queryStart === -1 ? url : url.slice(0, queryStart),
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
-    header: (name) => req.headersDistinct[name]?.join(', ') ?? null,
+    // Repeated headers joined as fetch joins them; Node builds `headersDistinct` anew on every read.
+    header(name) {
+      distinct ??= req.headersDistinct
+      return distinct[name]?.join(', ') ?? null
+    },
     readBody: (limit) => readBody(req, limit),
   }
 }
@@ -113,5 +118,35 @@ export function toMiddleware(handle: PlantStoreHandler) {
     }
     if (answer instanceof Promise) answer.then((response) => sendCoreResponse(req, res, response), next)
     else sendCoreResponse(req, res, answer)
+  }
+}
+
+/**
+ * Wraps a transport-neutral handler as a Node request listener that answers
+ * every request it gets; a failure is the core's 500 Error body.
+ *
+ * @example
+ * createServer(toListener(createCore(store))).listen(4010)
+ */
+export function toListener(handle: PlantStoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    ;(req as { log?: { error(details: object, message: string): void } }).log?.error({ err: error }, 'request failed')
+    if (res.headersSent) res.destroy()
+    else sendCoreResponse(req, res, renderError(error))
+  }
+  return (req, res) => {
+    let answer: ReturnType<PlantStoreHandler>
+    try {
+      answer = handle(toCoreRequest(req))
+    } catch (error) {
+      fail(req, res, error)
+      return
+    }
+    if (answer instanceof Promise) {
+      answer.then(
+        (response) => sendCoreResponse(req, res, response),
+        (error: unknown) => fail(req, res, error),
+      )
+    } else sendCoreResponse(req, res, answer)
   }
 }

@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestListener } from 'node:http'
 import cors from 'cors'
 import express, { type ErrorRequestHandler, type Router } from 'express'
 import type { Logger } from 'pino'
-import { createCore } from '../core/app.ts'
+import { createCore, type PlantStoreHandler } from '../core/app.ts'
 import { authenticate } from '../core/auth.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
 import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
-import { sendCoreResponse, toMiddleware } from './adapter.ts'
+import { sendCoreResponse, toListener, toMiddleware } from './adapter.ts'
 import { createAdmin } from './admin.ts'
 import { docsRouter } from './docs.ts'
 import { RequestJournal } from './journal.ts'
+import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -61,6 +61,16 @@ const corsHeaders = {
  * app.use('/plant-store', plantStoreRouter({ seed: 7 }))
  */
 export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router {
+  return routerOf(sandboxParts(options))
+}
+
+/** What the router and the standalone server's fast path share: one store, journal and API chain. */
+interface SandboxParts {
+  readonly api: PlantStoreHandler
+  readonly admin: PlantStoreHandler
+}
+
+function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
   const { webhook, eventLog } = options
@@ -94,6 +104,10 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
     },
   })
 
+  return { api, admin }
+}
+
+function routerOf({ api, admin }: SandboxParts): Router {
   const router = express.Router()
   const apiMiddleware = toMiddleware(api)
   // The API first: it is the hot path, and its paths never collide with the others.
@@ -120,58 +134,54 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
  * app.listen(4010, '127.0.0.1')
  */
 export function createApp(options: CreateAppOptions = {}): express.Express {
+  return createSandbox(options).app
+}
+
+/**
+ * The standalone sandbox as a Node request listener: {@link createApp}'s app,
+ * with a fast path in front of it for the API's own paths. Those requests go
+ * straight to the same API chain the router uses (same request log, CORS,
+ * journal and answers), without Express's router stack; every other request
+ * (preflights, `/__sandbox`, the docs) goes to the app.
+ *
+ * @example
+ * createServer(createSandbox({ seed: 7 }).listener).listen(4010, '127.0.0.1')
+ */
+export function createSandbox(options: CreateAppOptions = {}): { app: express.Express; listener: RequestListener } {
+  const parts = sandboxParts(options)
+  const log = options.requestLog ? requestLog(options.requestLog) : undefined
+  const corsMiddleware = cors({ ...corsHeaders, origin: originOption(options.corsOrigins) })
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
-  if (options.requestLog) app.use(requestLogger(options.requestLog))
-  app.use(cors({ ...corsHeaders, origin: originOption(options.corsOrigins) }))
+  if (log) {
+    app.use((req, res, next) => {
+      log(req, res)
+      next()
+    })
+  }
+  app.use(corsMiddleware)
   // The router answers every path (its own error handler included), so the app needs no other.
-  app.use(plantStoreRouter(options))
-  return app
+  app.use(routerOf(parts))
+
+  const answer = toListener(parts.api)
+  const proceed = () => undefined
+  const listener: RequestListener = (req, res) => {
+    if (req.method === 'OPTIONS' || !req.url?.startsWith('/plants')) {
+      app(req, res)
+      return
+    }
+    log?.(req, res)
+    // Only sets headers on requests that are not preflights, and calls `next` at once.
+    corsMiddleware(req, res, proceed)
+    answer(req, res)
+  }
+  return { app, listener }
 }
 
 function originOption(origins: CreateAppOptions['corsOrigins']): cors.CorsOptions['origin'] {
   if (origins === undefined || origins === '*') return '*'
   return [...origins]
-}
-
-const requestIdSyntax = /^[\w.:-]{1,128}$/
-
-/**
- * One structured pino line per answered request: request id (the client's
- * `X-Request-Id` when well-formed, else a UUID, echoed back), method, URL,
- * status and time taken. Credentials are only noted as present and
- * redacted, never logged. Written on the response's `finish`, with no child
- * logger per request: the hot path pays for one log call.
- */
-function requestLogger(logger: Logger) {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    const started = performance.now()
-    const presented = req.headers['x-request-id']
-    const id = typeof presented === 'string' && requestIdSyntax.test(presented) ? presented : randomUUID()
-    res.setHeader('x-request-id', id)
-    ;(req as { log?: Logger }).log = logger
-    res.once('finish', () => {
-      const level = res.statusCode >= 500 ? 'error' : 'info'
-      logger[level](
-        {
-          req: {
-            id,
-            method: req.method,
-            url: (req as { originalUrl?: string }).originalUrl ?? req.url,
-            headers: {
-              ...(req.headers.authorization === undefined ? {} : { authorization: '[redacted]' }),
-              ...(req.headers['x-admin-key'] === undefined ? {} : { 'x-admin-key': '[redacted]' }),
-            },
-          },
-          res: { statusCode: res.statusCode },
-          responseTime: Math.round(performance.now() - started),
-        },
-        'request completed',
-      )
-    })
-    next()
-  }
 }
 
 /** Express's own failures (a static file error, a body that could not be read…) as Error bodies, never HTML. */

@@ -59,6 +59,18 @@ export class Ring<T> {
 
 const decoder = new TextDecoder()
 
+/** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
+let lastMillis = 0
+let lastIso = ''
+function now(): string {
+  const millis = Date.now()
+  if (millis !== lastMillis) {
+    lastMillis = millis
+    lastIso = new Date(millis).toISOString()
+  }
+  return lastIso
+}
+
 /**
  * The recent requests of each tenant and the answers given, in a bounded ring
  * buffer per tenant, with `Authorization` values redacted. Subscribe
@@ -92,7 +104,7 @@ export class RequestJournal {
       if (value !== null) headers[name] = name === 'authorization' ? redact(value) : value
     }
     ring.push({
-      at: new Date().toISOString(),
+      at: now(),
       request: {
         method: request.method,
         path: request.path,
@@ -100,7 +112,11 @@ export class RequestJournal {
         headers,
         body: requestBody === undefined ? null : this.#cut(decoder.decode(requestBody)),
       },
-      response: { ...response, body: response.body === null ? null : this.#cut(response.body) },
+      // Kept as it is unless its body must be cut: answers are never changed after they are given.
+      response:
+        response.body === null || response.body.length <= this.#maxBodyChars
+          ? response
+          : { ...response, body: this.#cut(response.body) },
     })
   }
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
-import { type CreateAppOptions, createApp } from './app.ts'
+import { type CreateAppOptions, createSandbox } from './app.ts'
 import { readStateFile, writeStateFile } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -64,7 +64,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     }
   }
   await store.ready // a world that cannot be loaded stops the start here
-  const { server, url } = await listen(createApp({ ...options, store }), {
+  const { server, url } = await listen(createSandbox({ ...options, store }).listener, {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 4010,
   })
