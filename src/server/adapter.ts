@@ -17,18 +17,29 @@ import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.t
 export function toCoreRequest(req: IncomingMessage): CoreRequest {
   const url = req.url ?? '/'
   const queryStart = url.indexOf('?')
-  let distinct: NodeJS.Dict<string[]> | undefined
   return {
     method: req.method ?? 'GET',
     path: queryStart === -1 ? url : url.slice(0, queryStart),
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
-    // Repeated headers joined as fetch joins them; Node builds `headersDistinct` anew on every read.
-    header(name) {
-      distinct ??= req.headersDistinct
-      return distinct[name]?.join(', ') ?? null
-    },
+    header: (name) => header(req.rawHeaders, name),
     readBody: (limit) => readBody(req, limit),
   }
+}
+
+/**
+ * A header's value as fetch reads it: every occurrence, joined with `, `
+ * (Node's `req.headers` keeps only the first `Authorization`, and
+ * `headersDistinct` builds a whole new object on every read).
+ */
+function header(raw: readonly string[], name: string): string | null {
+  let value: string | null = null
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!
+    if (key.length === name.length && key.toLowerCase() === name) {
+      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`
+    }
+  }
+  return value
 }
 
 /** Requests whose body was refused unread: their connection is closed after the answer. */
