@@ -249,7 +249,8 @@ async function compare(workload: Workload, kinds: Kind[], logFile: string): Prom
 /** Spawns the CLI as `npm start` does and times spawn → first 200; then measures idle RSS. */
 async function startup(): Promise<{ ms: number; rssMb: number }> {
   const started = performance.now()
-  const proc = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn'], {
+  // As `npm start` runs it.
+  const proc = spawn(process.execPath, ['--max-semi-space-size=8', cli, '--port', '0', '--log-level', 'warn'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   try {
