@@ -7,7 +7,7 @@ import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { readFixturesFile } from './fixtures-file.ts'
 import { delay, fileInWritableFolder, host, httpUrl, integer, origins } from './parsers.ts'
-import { type CliIo, type ServeFlags, serve } from './serve.ts'
+import type { CliIo, ServeFlags } from './serve.ts'
 
 export type { CliIo } from './serve.ts'
 
@@ -45,6 +45,8 @@ export async function main(argv: readonly string[], io?: CliIo): Promise<number>
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0
   const program = sandboxCommand().action(async (flags: ServeFlags) => {
+    // Loaded here: help, --version and the subcommands need none of the server.
+    const { serve } = await import('./serve.ts')
     exitCode = await serve(flags, io)
   })
   // Subcommands, one line each. Each loads what it needs (optional peers included) in its action, and ends
