@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Command, CommanderError, Option } from 'commander'
-import { type LevelWithSilent, pino } from 'pino'
+import { type DestinationStream, type LevelWithSilent, pino } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { readFixturesFile } from './fixtures-file.ts'
@@ -34,11 +34,11 @@ const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info',
  */
 export async function main(argv: readonly string[], io?: CliIo): Promise<number> {
   if (io) return run(argv, io)
-  const stdout = pino.destination({ dest: 1, sync: false })
+  const stdout = standardOutput()
   try {
-    return await run(argv, { stdout, stderr: process.stderr })
+    return await run(argv, { stdout: stdout.stream, stderr: process.stderr })
   } finally {
-    await ended(stdout)
+    await stdout.end()
   }
 }
 
@@ -75,6 +75,7 @@ function sandboxCommand(): Command {
     .description('Serves the Plant Store sandbox: a stateful, multi-tenant mock of the Plant Store API.')
     .version(packageVersion())
     .enablePositionalOptions()
+    .helpCommand(true)
     .addOption(
       new Option('--host <host>', 'interface to listen on')
         .env('PLANT_STORE_HOST')
@@ -174,10 +175,22 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
 }
 
-/** Resolves once everything written to the stream is out and it is closed. */
-function ended(stream: ReturnType<typeof pino.destination>): Promise<void> {
-  return new Promise((resolve) => {
+/**
+ * Standard output, written asynchronously (lines are batched into few writes), and a way to end it that
+ * resolves once every line is out: exiting with a write in flight would lose it, or let a later line pass it.
+ */
+function standardOutput(): { stream: DestinationStream; end(): Promise<void> } {
+  const stream = pino.destination({ dest: 1, sync: false })
+  const closed = new Promise<void>((resolve) => {
     stream.once('close', resolve)
-    stream.end()
+    // A reader that went away (EPIPE, e.g. `| head`): nothing more can be written, nothing to wait for.
+    stream.once('error', () => resolve())
   })
+  return {
+    stream,
+    end: () => {
+      stream.end()
+      return closed
+    },
+  }
 }

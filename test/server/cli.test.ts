@@ -253,7 +253,7 @@ describe('flags', () => {
     expect(printed.stdout().trim()).toBe(version)
   })
 
-  test('lists the verify subcommand in --help, and verify --help lists its options', async () => {
+  test('lists the verify subcommand in --help, and verify --help (or help verify) lists its options', async () => {
     const help = run(['--help'])
     expect(await help.exit).toBe(0)
     expect(help.stdout()).toMatch(/^ {2}verify \[options\] \[pacts\.\.\.\]/m)
@@ -261,6 +261,15 @@ describe('flags', () => {
     expect(await verifyHelp.exit).toBe(0)
     expect(verifyHelp.stdout()).toContain('Usage: plant-store-mock verify')
     expect(verifyHelp.stdout()).toContain('--broker-url')
+    const helpVerify = run(['help', 'verify'])
+    expect(await helpVerify.exit).toBe(0)
+    expect(helpVerify.stdout()).toBe(verifyHelp.stdout())
+  })
+
+  test('exits 0 after help whose reader went away (plant-store-mock help verify | head -1)', async () => {
+    const help = run(['help', 'verify'])
+    help.child.stdout?.destroy()
+    expect(await help.exit).toBe(0)
   })
 
   test.concurrent.for<[string[], Record<string, string>, string]>([
