@@ -18,9 +18,10 @@ const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info',
  * `process.argv`: the runtime and the script first) and resolves to the exit
  * code once it is done: 0 after `--help`, `--version` or a clean stop; 1 when
  * a run failed (a pact did not verify, the state file is corrupt, the port is
- * taken); 2 for a bad flag, environment variable or peer dependency, with
- * one line on stderr saying what is wrong. The default command serves the
- * sandbox until SIGTERM or SIGINT.
+ * taken); 2 for a bad flag, environment variable or missing peer
+ * dependency, said on stderr without a stack. The default command serves the
+ * sandbox until SIGTERM or SIGINT (see `serve`); a subcommand ends with
+ * commander's `command.error(message, { exitCode })`.
  *
  * Without `io`, it writes to standard output asynchronously (log lines are
  * batched into few writes) and has flushed everything when it resolves, so
