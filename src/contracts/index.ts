@@ -35,4 +35,4 @@ export {
   type VerifySandboxOptions,
   verifySandbox,
 } from './verify.ts'
-export { runVerify, verifyCommand } from './verify-command.ts'
+export { verifyCommand } from './verify-command.ts'
