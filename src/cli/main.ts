@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Command, CommanderError, Option } from 'commander'
-import { type DestinationStream, type LevelWithSilent, pino } from 'pino'
+import type { DestinationStream, LevelWithSilent } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
+import { BatchedDestination } from '../server/request-log.ts'
 import { readFixturesFile } from './fixtures-file.ts'
 import { delay, fileInWritableFolder, host, httpUrl, integer, origins } from './parsers.ts'
 import type { CliIo, ServeFlags } from './serve.ts'
@@ -177,21 +178,16 @@ function packageVersion(): string {
 }
 
 /**
- * Standard output, written asynchronously (lines are batched into few writes), and a way to end it that
- * resolves once every line is out: exiting with a write in flight would lose it, or let a later line pass it.
+ * Standard output for log lines, written in batches (every line of one turn of the event loop in one write),
+ * and a way to end it once every line is out. Node writes to files and pipes synchronously on Linux, so a
+ * batch is never overtaken by a later one.
  */
 function standardOutput(): { stream: DestinationStream; end(): Promise<void> } {
-  const stream = pino.destination({ dest: 1, sync: false })
-  const closed = new Promise<void>((resolve) => {
-    stream.once('close', resolve)
-    // A reader that went away (EPIPE, e.g. `| head`): nothing more can be written, nothing to wait for.
-    stream.once('error', () => resolve())
-  })
+  const destination = new BatchedDestination(process.stdout)
+  // A reader that went away (EPIPE, e.g. `| head`): nothing more can be written, nothing to wait for.
+  process.stdout.on('error', () => undefined)
   return {
-    stream,
-    end: () => {
-      stream.end()
-      return closed
-    },
+    stream: destination,
+    end: async () => destination.flushSync(),
   }
 }
