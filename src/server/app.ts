@@ -1,53 +1,19 @@
-import type { RequestListener } from 'node:http'
 import cors from 'cors'
 import express, { type ErrorRequestHandler, type Router } from 'express'
 import type { Logger } from 'pino'
-import { createCore, type PlantStoreHandler } from '../core/app.ts'
-import { authenticate } from '../core/auth.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
-import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
-import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
-import { sendCoreResponse, toListener, toMiddleware } from './adapter.ts'
-import { createAdmin } from './admin.ts'
+import { sendCoreResponse, toMiddleware } from './adapter.ts'
 import { docsRouter } from './docs.ts'
-import { RequestJournal } from './journal.ts'
 import { requestLog } from './request-log.ts'
-import { type DelayRange, withSimulation } from './simulation.ts'
-import type { Webhook } from './webhook.ts'
+import {
+  type CreateAppOptions,
+  corsOptions,
+  type PlantStoreRouterOptions,
+  type SandboxParts,
+  sandboxParts,
+} from './sandbox.ts'
 
-export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
-  /** The store to serve; by default a new one seeded with the fixture world. */
-  store?: PlantStore
-  /** The request journal behind `GET /__sandbox/requests`; by default a new one. */
-  journal?: RequestJournal
-  /** Exchanges journaled per tenant (default 50). */
-  journalSize?: number
-  /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
-  adminKey?: string
-  /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
-  maxTenants?: number
-  /** Delay every API answer (a slow network), fixed or a range in ms. */
-  delay?: DelayRange
-  /** Posts each created plant to a URL. */
-  webhook?: Webhook
-  /** Where sandbox events go (tenant provisioning, eviction); by default nowhere. */
-  eventLog?: Logger
-}
-
-export interface CreateAppOptions extends PlantStoreRouterOptions {
-  /** Origins allowed by CORS: `'*'` (the default) or a list such as `['http://localhost:5173']`. */
-  corsOrigins?: '*' | readonly string[]
-  /** Where the request log goes: one structured pino line per request, with a request id; by default nowhere. */
-  requestLog?: Logger
-}
-
-const corsHeaders = {
-  methods: ['GET', 'POST', 'DELETE'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Admin-Key', 'X-Request-Id'],
-  exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
-  maxAge: 600,
-  optionsSuccessStatus: 204,
-}
+export type { CreateAppOptions, PlantStoreRouterOptions } from './sandbox.ts'
 
 /**
  * The whole sandbox as a mountable Express router: the Plant Store API
@@ -62,49 +28,6 @@ const corsHeaders = {
  */
 export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router {
   return routerOf(sandboxParts(options))
-}
-
-/** What the router and the standalone server's fast path share: one store, journal and API chain. */
-interface SandboxParts {
-  readonly api: PlantStoreHandler
-  readonly admin: PlantStoreHandler
-}
-
-function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
-  const store = options.store ?? createPlantStore(options)
-  const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
-  const { webhook, eventLog } = options
-  const core = createCore(store, {
-    onOutcome: webhook
-      ? (outcome) => {
-          journal.observe(outcome)
-          webhook.observe(outcome)
-        }
-      : journal.observe,
-  })
-  const api = withSimulation(core, {
-    ...(options.delay ? { delay: options.delay } : {}),
-    onSimulated: (request, response) => {
-      // A made-up answer never reached the core: journal it under the caller's tenant, if any.
-      try {
-        journal.record(authenticate(store, request.header('authorization')).tenantId, request, response)
-      } catch {
-        // Not a tenant's token: nobody to journal it for.
-      }
-    },
-  })
-  const admin = createAdmin({
-    store,
-    journal,
-    ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
-    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
-    ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
-    onProvisioned: (tenant: ProvisionedTenant, evicted: readonly string[]) => {
-      eventLog?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
-    },
-  })
-
-  return { api, admin }
 }
 
 function routerOf({ api, admin }: SandboxParts): Router {
@@ -134,54 +57,29 @@ function routerOf({ api, admin }: SandboxParts): Router {
  * app.listen(4010, '127.0.0.1')
  */
 export function createApp(options: CreateAppOptions = {}): express.Express {
-  return createSandbox(options).app
+  return appOf(sandboxParts(options), options)
 }
 
 /**
- * The standalone sandbox as a Node request listener: {@link createApp}'s app,
- * with a fast path in front of it for the API's own paths. Those requests go
- * straight to the same API chain the router uses (same request log, CORS,
- * journal and answers), without Express's router stack; every other request
- * (preflights, `/__sandbox`, the docs) goes to the app.
- *
- * @example
- * createServer(createSandbox({ seed: 7 }).listener).listen(4010, '127.0.0.1')
+ * The Express app over sandbox parts that already exist: what
+ * {@link createApp} builds, and what the standalone server loads (on first
+ * use) for everything its fast path does not answer.
  */
-export function createSandbox(options: CreateAppOptions = {}): { app: express.Express; listener: RequestListener } {
-  const parts = sandboxParts(options)
-  const log = options.requestLog ? requestLog(options.requestLog) : undefined
-  const corsMiddleware = cors({ ...corsHeaders, origin: originOption(options.corsOrigins) })
+export function appOf(parts: SandboxParts, options: CreateAppOptions): express.Express {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
-  if (log) {
+  if (options.requestLog) {
+    const log = requestLog(options.requestLog)
     app.use((req, res, next) => {
       log(req, res)
       next()
     })
   }
-  app.use(corsMiddleware)
+  app.use(cors(corsOptions(options.corsOrigins)))
   // The router answers every path (its own error handler included), so the app needs no other.
   app.use(routerOf(parts))
-
-  const answer = toListener(parts.api)
-  const proceed = () => undefined
-  const listener: RequestListener = (req, res) => {
-    if (req.method === 'OPTIONS' || !req.url?.startsWith('/plants')) {
-      app(req, res)
-      return
-    }
-    log?.(req, res)
-    // Only sets headers on requests that are not preflights, and calls `next` at once.
-    corsMiddleware(req, res, proceed)
-    answer(req, res)
-  }
-  return { app, listener }
-}
-
-function originOption(origins: CreateAppOptions['corsOrigins']): cors.CorsOptions['origin'] {
-  if (origins === undefined || origins === '*') return '*'
-  return [...origins]
+  return app
 }
 
 /** Express's own failures (a static file error, a body that could not be read…) as Error bodies, never HTML. */
