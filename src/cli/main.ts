@@ -185,6 +185,13 @@ if (process.argv[2] === 'verify') {
   process.exit(await runVerify(process.argv.slice(3)))
 }
 
+// `plant-store-mock conformance <base-url>`: the contract's rules against any Plant Store provider.
+if (process.argv[2] === 'conformance') {
+  const { conformanceCommand } = await import('../contracts/conformance/command.ts')
+  await conformanceCommand().parseAsync(process.argv.slice(3), { from: 'user' })
+  process.exit()
+}
+
 let flags: Flags
 try {
   program.parse()
