@@ -185,7 +185,7 @@ test('on SIGINT stops after the request in flight, deletes the plants it created
   const { code, stdout, stderr } = await cli.done
   expect(code).toBe(130)
   expect(stderr).toContain('interrupted; deleting the plants this run created')
-  expect(stdout).toContain('Interrupted: the rules after the last one shown did not run.')
+  expect(stdout).toContain('Interrupted: the rules it had not reached are skipped.')
   expect(stdout).toMatch(/Cleanup: the [1-9]\d* plants this run created are deleted again\./)
   expect(await state(slow)).toBe(before)
 })

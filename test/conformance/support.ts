@@ -1,5 +1,5 @@
 /** Helpers for the conformance tests: the sandbox's tokens, a seeded random source, the CLI spawned. */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { base, Faker } from '@faker-js/faker'
 import { fixtureTokens } from 'plant-store-mock'
@@ -47,8 +47,6 @@ export interface SpawnedCli {
   readonly child: ChildProcess
   /** Resolves when the CLI exits, with its code and everything it wrote. */
   readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>
-  /** What it wrote to stdout so far. */
-  stdout(): string
 }
 
 /**
@@ -63,27 +61,18 @@ export function spawnCli(
   args: readonly string[],
   options: { env?: Record<string, string>; entry?: string } = {},
 ): SpawnedCli {
-  const child = spawn(process.execPath, [options.entry ?? 'src/cli.ts', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  type Result = { code: number | null; stdout: string; stderr: string }
+  let finish: (result: Result) => void = () => undefined
+  const done = new Promise<Result>((resolve) => {
+    finish = resolve
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk
-  })
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk
-  })
-  const deadline = setTimeout(() => child.kill('SIGKILL'), 60_000)
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(deadline)
-      resolve({ code, stdout, stderr })
-    }),
+  const child = execFile(
+    process.execPath,
+    [options.entry ?? 'src/cli.ts', ...args],
+    { cwd: root, env: { PATH: process.env.PATH ?? '', ...options.env }, timeout: 60_000, encoding: 'utf8' },
+    (_error, stdout, stderr) => finish({ code: child.exitCode, stdout, stderr }),
   )
-  return { child, done, stdout: () => stdout }
+  return { child, done }
 }
 
 /**

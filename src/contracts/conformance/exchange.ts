@@ -6,7 +6,12 @@
 /** Whose token a request carries. */
 export type Role = 'readWrite' | 'readOnly' | 'foreign' | 'expired'
 
-/** Roles as reports name them: never the token itself. */
+/**
+ * Roles as reports name them: never the token itself.
+ *
+ * @example
+ * `Bearer ‹${roleLabels.readOnly}›` // 'Bearer ‹read-only token (--read-token)›'
+ */
 export const roleLabels: Readonly<Record<Role, string>> = {
   readWrite: 'read-write token (--token)',
   readOnly: 'read-only token (--read-token)',
@@ -173,7 +178,12 @@ export function idsIn(probe: Probe): number[] {
   return Number.isInteger(id) ? [id] : [Math.floor(id), Math.ceil(id)]
 }
 
-/** The media type of an answer, lower case and without parameters (`''` when absent). */
+/**
+ * The media type of an answer, lower case and without parameters (`''` when absent).
+ *
+ * @example
+ * mediaTypeOf(answer) // 'application/json' for 'Application/JSON; charset=utf-8'
+ */
 export function mediaTypeOf(answer: Answer): string {
   return (answer.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
 }

@@ -113,24 +113,44 @@ export function plantBody(plant: PlantShape): Expectation {
   return json(`the Plant ${JSON.stringify(toPlant(plant))}`, (value) => samePlant(value, plant))
 }
 
-/** Whether a JSON value is this plant (see {@link plantBody}). */
+/**
+ * Whether a JSON value is this plant (see {@link plantBody}).
+ *
+ * @example
+ * samePlant({ name: 'Fern', tag: null }, { name: 'Fern' }) // false: an absent tag is omitted, never null
+ */
 export function samePlant(value: unknown, plant: PlantShape): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const entry = value as Record<string, unknown>
   return entry.name === plant.name && (plant.tag === undefined ? !Object.hasOwn(entry, 'tag') : entry.tag === plant.tag)
 }
 
-/** `{ name, tag }` with the tag left out when there is none, as the contract answers a plant. */
+/**
+ * `{ name, tag }` with the tag left out when there is none, as the contract answers a plant.
+ *
+ * @example
+ * toPlant({ id: 7, name: 'Fern' } as PlantShape) // { name: 'Fern' }
+ */
 export function toPlant({ name, tag }: PlantShape): PlantShape {
   return tag === undefined ? { name } : { name, tag }
 }
 
-/** Whether a JSON value is exactly these plants, in this order (see {@link samePlant}). */
+/**
+ * Whether a JSON value is exactly these plants, in this order (see {@link samePlant}).
+ *
+ * @example
+ * samePlants([{ name: 'Fern' }], [{ name: 'Fern' }]) // true
+ */
 export function samePlants(value: unknown, plants: readonly PlantShape[]): boolean {
   return Array.isArray(value) && value.length === plants.length && plants.every((p, i) => samePlant(value[i], p))
 }
 
-/** The challenge of a 401 or 403, exactly as the contract writes it. */
+/**
+ * The challenge of a 401 or 403, exactly as the contract writes it.
+ *
+ * @example
+ * challengeValue('invalid_token') // 'Bearer realm="plant-store", error="invalid_token"'
+ */
 export function challengeValue(error?: 'invalid_token' | 'insufficient_scope'): string {
   return error ? `Bearer realm="plant-store", error="${error}"` : 'Bearer realm="plant-store"'
 }

@@ -91,7 +91,13 @@ export interface ConformanceRule {
   check(context: RuleContext): Promise<void>
 }
 
-/** Thrown by {@link RuleContext.require} and the setup helpers: the rule cannot go on (its finding is recorded). */
+/**
+ * Thrown by {@link RuleContext.require} and the setup helpers: the rule
+ * cannot go on (its finding is recorded); the runner marks it failed.
+ *
+ * @example
+ * if (!context.expect(exchange, status(200))) throw new RuleStop()
+ */
 export class RuleStop extends Error {
   constructor() {
     super('The rule stopped at a broken expectation.')
@@ -99,7 +105,14 @@ export class RuleStop extends Error {
   }
 }
 
-/** Thrown by {@link RuleContext.send} once the run is interrupted: no new request is sent. */
+/**
+ * Thrown by {@link RuleContext.send} once the run is interrupted: no new
+ * request is sent; the runner marks the rule skipped (unless it already
+ * found something) and goes on to the cleanup.
+ *
+ * @example
+ * if (signal.aborted) throw new RunInterrupted()
+ */
 export class RunInterrupted extends Error {
   constructor() {
     super('The run was interrupted.')

@@ -37,7 +37,13 @@ export interface ConformanceOptions {
   onExchange?: (exchange: Exchange) => void
 }
 
-/** Why a run could not start: a usage error, or a provider that cannot be reached or refuses the tokens. */
+/**
+ * Why a run could not start: a usage error, or a provider that cannot be
+ * reached or refuses a token (the command exits 2 for all of them).
+ *
+ * @example
+ * throw new ConformanceSetupError('unreachable', 'cannot reach http://127.0.0.1:4010: fetch failed (ECONNREFUSED).')
+ */
 export class ConformanceSetupError extends Error {
   readonly code: 'usage' | 'unreachable' | 'refused'
 

@@ -90,7 +90,7 @@ export function summary(report: ConformanceReport): string {
   const lines = [
     `Score: ${report.score} % (${report.passed} of ${applicable} applicable rules hold; ${report.failed} failed, ${report.skipped} skipped), ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
   ]
-  if (report.interrupted) lines.push('Interrupted: the rules after the last one shown did not run.')
+  if (report.interrupted) lines.push('Interrupted: the rules it had not reached are skipped.')
   const { cleanup } = report
   lines.push(
     cleanup.leftovers.length === 0

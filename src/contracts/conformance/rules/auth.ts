@@ -34,6 +34,12 @@ const unauthorized = [errorBody(401), challenge()]
 const invalidToken = [errorBody(401), challenge('invalid_token')]
 const insufficientScope = [errorBody(403), challenge('insufficient_scope')]
 
+/**
+ * The rules of authentication (401) and scopes (403).
+ *
+ * @example
+ * authRules.map((rule) => rule.id)
+ */
 export const authRules: readonly ConformanceRule[] = [
   {
     id: 'auth.missing',

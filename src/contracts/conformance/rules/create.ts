@@ -21,6 +21,12 @@ async function refusedBodies(
   await expectUnchanged(context, before, 'the refused creates')
 }
 
+/**
+ * The rules of `POST /plants`.
+ *
+ * @example
+ * createRules.map((rule) => rule.id)
+ */
 export const createRules: readonly ConformanceRule[] = [
   {
     id: 'create.success',

@@ -4,6 +4,12 @@ import { errorBody, namesField, noBody, status } from '../expectations.ts'
 import type { ConformanceRule } from '../rule.ts'
 import { expectListed, expectNotListed } from './support.ts'
 
+/**
+ * The rules of `DELETE /plants/{id}`.
+ *
+ * @example
+ * deleteRules.map((rule) => rule.id)
+ */
 export const deleteRules: readonly ConformanceRule[] = [
   {
     id: 'delete.success',

@@ -21,6 +21,12 @@ function sameAnswerAs(other: Exchange, otherId: number, id: number): Expectation
   }
 }
 
+/**
+ * The rules of tenant isolation (they need another tenant's token).
+ *
+ * @example
+ * isolationRules.map((rule) => rule.id)
+ */
 export const isolationRules: readonly ConformanceRule[] = [
   {
     id: 'isolation.list',

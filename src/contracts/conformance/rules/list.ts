@@ -29,6 +29,12 @@ async function atLeast(context: RuleContext, count: number): Promise<readonly un
 
 const invalidLimits = ['', '-1', '-0', '%2B1', '1.5', '1.0', '1e1', '0x10', '%201', '1%20', 'ten', '1a']
 
+/**
+ * The rules of `GET /plants` and `limit`.
+ *
+ * @example
+ * listRules.map((rule) => rule.id)
+ */
 export const listRules: readonly ConformanceRule[] = [
   {
     id: 'list.shape',

@@ -30,6 +30,12 @@ async function provokeErrors(context: RuleContext): Promise<void> {
 /** Reports at most this many exchanges per cross-cutting rule (the rest are counted). */
 const maxFindings = 20
 
+/**
+ * The rules of unknown paths and methods, Error bodies and the contract check of every answer.
+ *
+ * @example
+ * protocolRules.map((rule) => rule.id)
+ */
 export const protocolRules: readonly ConformanceRule[] = [
   {
     id: 'routing.unknown-path',

@@ -3,6 +3,12 @@ import { isDeepStrictEqual } from 'node:util'
 import { errorBody } from '../expectations.ts'
 import type { ConformanceRule } from '../rule.ts'
 
+/**
+ * The rules of the quota (opt-in).
+ *
+ * @example
+ * quotaRules.map((rule) => rule.id)
+ */
 export const quotaRules: readonly ConformanceRule[] = [
   {
     id: 'quota.exceeded',
