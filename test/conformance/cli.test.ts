@@ -1,7 +1,7 @@
 /**
  * `plant-store-mock conformance` as a CI job runs it: spawned against a
  * provider, reporting as text, JSON or JUnit, configured by flags or
- * environment variables, exiting 0, 1, 2 (or 130 when interrupted), and
+ * environment variables, exiting 0, 1, 2 (or 130/143 when interrupted), and
  * leaving the provider's data as it found it, also when interrupted.
  */
 import { spawn } from 'node:child_process'
@@ -174,21 +174,27 @@ describe('exits 2 with one clear line on stderr', () => {
   })
 })
 
-test('on SIGINT stops after the request in flight, deletes the plants it created, and exits 130', async () => {
-  const slow = await startSandbox({ port: 0, delay: { min: 10, max: 10 } })
-  started.push(slow)
-  const before = await state(slow)
-  const cli = spawnCli(['conformance', slow.url, ...tokenFlags(sandboxTokens)])
-  // Interrupt while plants of the run are in the sandbox.
-  await until(() => JSON.stringify(slow.store.snapshot()).includes('plant-store-mock conformance'))
-  cli.child.kill('SIGINT')
-  const { code, stdout, stderr } = await cli.done
-  expect(code).toBe(130)
-  expect(stderr).toContain('interrupted; deleting the plants this run created')
-  expect(stdout).toContain('Interrupted: the rules it had not reached are skipped.')
-  expect(stdout).toMatch(/Cleanup: the [1-9]\d* plants this run created are deleted again\./)
-  expect(await state(slow)).toBe(before)
-})
+test.each([
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)(
+  'on %s stops after the request in flight, deletes the plants it created, and exits %i',
+  async (signal, exit) => {
+    const slow = await startSandbox({ port: 0, delay: { min: 10, max: 10 } })
+    started.push(slow)
+    const before = await state(slow)
+    const cli = spawnCli(['conformance', slow.url, ...tokenFlags(sandboxTokens)])
+    // Interrupt while plants of the run are in the sandbox.
+    await until(() => JSON.stringify(slow.store.snapshot()).includes('plant-store-mock conformance'))
+    cli.child.kill(signal)
+    const { code, stdout, stderr } = await cli.done
+    expect(code).toBe(exit)
+    expect(stderr).toContain('interrupted; deleting the plants this run created')
+    expect(stdout).toContain('Interrupted: the rules it had not reached are skipped.')
+    expect(stdout).toMatch(/Cleanup: the [1-9]\d* plants this run created are deleted again\./)
+    expect(await state(slow)).toBe(before)
+  },
+)
 
 test('lists its rules with --list-rules', async () => {
   const { code, stdout } = await spawnCli(['conformance', '--list-rules']).done

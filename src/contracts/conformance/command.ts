@@ -3,7 +3,8 @@
  * any provider of the Plant Store API, e.g. a team's real deployment in a
  * nightly CI job. Exit codes: 0 when every applicable rule holds, 1 when one
  * fails (or a plant could not be cleaned up), 2 for a usage error or a
- * provider that cannot be reached or refuses a token, 130 when interrupted.
+ * provider that cannot be reached or refuses a token, 130 (SIGINT) or 143
+ * (SIGTERM) when interrupted.
  */
 import { writeFile } from 'node:fs/promises'
 import { Command, InvalidArgumentError, Option } from 'commander'
@@ -48,9 +49,13 @@ function ruleNames(value: string): string[] {
   return names
 }
 
+/** Signals that stop a run (Ctrl-C, a CI job cancelled), with the exit code each earns. */
+const stopSignals = { SIGINT: 130, SIGTERM: 143 } as const
+type StopSignal = keyof typeof stopSignals
+
 /** The exit code a finished run earns. */
-function exitCodeOf(report: ConformanceReport): number {
-  if (report.interrupted) return 130
+function exitCodeOf(report: ConformanceReport, signal: StopSignal | undefined): number {
+  if (report.interrupted) return stopSignals[signal ?? 'SIGINT']
   return report.failed > 0 || report.cleanup.leftovers.length > 0 ? 1 : 0
 }
 
@@ -65,10 +70,10 @@ function listRules(): string {
 
 /**
  * The `conformance` command (commander). Its action sets `process.exitCode`
- * (0 pass, 1 a rule failed, 130 interrupted); usage errors and a provider
- * that cannot be reached exit with 2. The first SIGINT stops the run after
- * the request in flight and deletes the plants it created; a second quits
- * at once.
+ * (0 pass, 1 a rule failed, 130/143 interrupted); usage errors and a
+ * provider that cannot be reached exit with 2. The first SIGINT or SIGTERM
+ * stops the run after the request in flight and deletes the plants it
+ * created; a second one quits at once.
  *
  * @example
  * program.addCommand(conformanceCommand())
@@ -134,7 +139,7 @@ export function conformanceCommand(): Command {
     .option('--list-rules', 'list the rules (id, title, contract clause) and exit')
     .addHelpText(
       'after',
-      '\nExit codes: 0 every applicable rule holds, 1 a rule failed, 2 usage error or provider unreachable, 130 interrupted.',
+      '\nExit codes: 0 every applicable rule holds, 1 a rule failed, 2 usage error or provider unreachable, 130/143 interrupted (SIGINT/SIGTERM).',
     )
     .showHelpAfterError(`(run "${name} --help" for usage)`)
     // Help is 0; every usage error is 2 (commander's own default is 1).
@@ -158,15 +163,17 @@ export function conformanceCommand(): Command {
 async function run(baseUrl: string, flags: ConformanceFlags): Promise<number> {
   const out = (text: string) => process.stdout.write(text)
   const controller = new AbortController()
-  const onSigint = () => {
-    if (controller.signal.aborted) {
+  let stoppedBy: StopSignal | undefined
+  const onSignal = (signal: StopSignal) => {
+    if (stoppedBy) {
       process.stderr.write(`${name}: quitting; plants named "${name} …" may be left behind.\n`)
-      process.exit(130)
+      process.exit(stopSignals[signal])
     }
+    stoppedBy = signal
     controller.abort()
-    process.stderr.write(`${name}: interrupted; deleting the plants this run created (Ctrl-C again to quit at once).\n`)
+    process.stderr.write(`${name}: interrupted; deleting the plants this run created (again to quit at once).\n`)
   }
-  process.on('SIGINT', onSigint)
+  for (const signal of Object.keys(stopSignals) as StopSignal[]) process.on(signal, onSignal)
   let headed = false
   let report: ConformanceReport
   try {
@@ -198,7 +205,7 @@ async function run(baseUrl: string, flags: ConformanceFlags): Promise<number> {
     process.stderr.write(`${name}: ${error.message}\n`)
     return 2
   } finally {
-    process.off('SIGINT', onSigint)
+    for (const signal of Object.keys(stopSignals) as StopSignal[]) process.off(signal, onSignal)
   }
   out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${failureDetails(report)}\n${summary(report)}`)
   if (flags.junit) {
@@ -209,5 +216,5 @@ async function run(baseUrl: string, flags: ConformanceFlags): Promise<number> {
       return 2
     }
   }
-  return exitCodeOf(report)
+  return exitCodeOf(report, stoppedBy)
 }
