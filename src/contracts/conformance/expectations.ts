@@ -4,6 +4,7 @@
  * header names are case-insensitive, messages are only checked for naming
  * the field, `Allow` may list more methods, unknown headers are ignored.
  */
+import type { components } from '../../generated/openapi.ts'
 import { type Answer, mediaTypeOf } from './exchange.ts'
 
 /** One expectation: what was expected, and whether an answer meets it. */
@@ -12,11 +13,8 @@ export interface Expectation {
   holds(answer: Answer): boolean
 }
 
-/** A plant as the contract answers it: a name and, when it has one, a tag. */
-export interface PlantShape {
-  readonly name: string
-  readonly tag?: string
-}
+/** A plant as the contract answers it (the `Plant` schema): a name and, when it has one, a tag. */
+export type PlantShape = components['schemas']['Plant']
 
 /**
  * The answer has this status.
