@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { Command, CommanderError, Option } from 'commander'
 import type { DestinationStream, LevelWithSilent } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
+import { conformanceCommand } from '../contracts/conformance/command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
 import { readFixturesFile } from './fixtures-file.ts'
@@ -54,6 +55,13 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   // Subcommands, one line each. Each loads what it needs (optional peers included) in its action, and ends
   // through `command.error(message, { exitCode })` when it fails; the loop below wires them to `io`.
   program.addCommand(verifyCommand())
+  program.addCommand(
+    conformanceCommand({
+      onExit: (code) => {
+        exitCode = code
+      },
+    }),
+  )
   for (const command of [program, ...program.commands]) {
     command
       .exitOverride()
