@@ -1,12 +1,14 @@
 import { buildWorld, generatePlants, type WorldOptions } from '../fixtures/world.ts'
 import type { TenantSpec } from './core/schemas.ts'
-import { PlantStore } from './core/store.ts'
+import { PlantStore, type PlantStoreOptions } from './core/store.ts'
 
 export interface CreatePlantStoreOptions extends WorldOptions {
   /** Tenants to use instead of the default fixture world. */
   world?: readonly TenantSpec[]
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
+  /** Writes each change through to durable storage before it is applied (see `PlantStoreOptions.persist`). */
+  persist?: PlantStoreOptions['persist']
 }
 
 /**
@@ -25,5 +27,6 @@ export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantSt
     world: options.world ?? buildWorld(options),
     ...(options.quota === undefined ? {} : { quota: options.quota }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.persist === undefined ? {} : { persist: options.persist }),
   })
 }

@@ -8,7 +8,7 @@ import { conformanceCommand } from '../contracts/conformance/command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
 import { readFixturesFile } from './fixtures-file.ts'
-import { delay, fileInWritableFolder, host, httpUrl, integer, origins } from './parsers.ts'
+import { delay, fileInWritableFolder, host, httpUrl, integer, origins, redisUrl, secret } from './parsers.ts'
 import type { CliIo, ServeFlags } from './serve.ts'
 
 export type { CliIo } from './serve.ts'
@@ -171,6 +171,16 @@ function sandboxCommand(): Command {
       new Option('--webhook-url <url>', 'POST each created plant (a NewPlant body) to this URL')
         .env('PLANT_STORE_WEBHOOK_URL')
         .argParser(httpUrl),
+    )
+    .addOption(
+      new Option('--cluster-secret <secret>', 'run as a replica of a cluster: the secret all replicas share')
+        .env('PLANT_STORE_CLUSTER_SECRET')
+        .argParser(secret),
+    )
+    .addOption(
+      new Option('--redis-url <url>', 'keep tenants in this Redis (needs --cluster-secret): write-through, takeover')
+        .env('PLANT_STORE_REDIS_URL')
+        .argParser(redisUrl),
     )
     .addHelpText(
       'after',

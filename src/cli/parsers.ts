@@ -106,3 +106,28 @@ export function fileInWritableFolder(value: string): string {
   }
   return value
 }
+
+/**
+ * A Redis URL (`redis://` or `rediss://`), normalized.
+ *
+ * @example
+ * new Option('--redis-url <url>').argParser(redisUrl)
+ */
+export function redisUrl(value: string): string {
+  try {
+    const parsed = new URL(value)
+    if (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') return parsed.href
+  } catch {}
+  throw new InvalidArgumentError('must be a Redis URL such as redis://127.0.0.1:6379.')
+}
+
+/**
+ * A shared secret of at least 16 characters.
+ *
+ * @example
+ * new Option('--cluster-secret <secret>').argParser(secret)
+ */
+export function secret(value: string): string {
+  if (value.length < 16) throw new InvalidArgumentError('must be at least 16 characters long.')
+  return value
+}

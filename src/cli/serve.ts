@@ -28,6 +28,8 @@ export interface ServeFlags {
   stateFile?: string
   readyFile?: string
   webhookUrl?: string
+  clusterSecret?: string
+  redisUrl?: string
 }
 
 /** Where the CLI writes. */
@@ -58,6 +60,10 @@ export async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
   const requestLog = requestLevel === 'silent' ? undefined : eventLog.child({}, { level: requestLevel })
   const webhook = flags.webhookUrl ? new Webhook({ url: flags.webhookUrl, logger: eventLog }) : undefined
 
+  if (flags.redisUrl && !flags.clusterSecret) {
+    io.stderr.write('plant-store-mock: --redis-url needs --cluster-secret (the secret every replica shares).\n')
+    return 2
+  }
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox({
@@ -75,6 +81,9 @@ export async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
       ...(flags.stateFile ? { stateFile: flags.stateFile } : {}),
       ...(webhook ? { webhook } : {}),
       ...(requestLog ? { requestLog } : {}),
+      ...(flags.clusterSecret
+        ? { cluster: { secret: flags.clusterSecret, ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}) } }
+        : {}),
       eventLog,
     })
   } catch (error) {

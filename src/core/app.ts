@@ -82,9 +82,14 @@ const operations: Record<OperationId, Operation> = {
   },
   deletePlant: (store, principal, _request, { id = '' }, trace) => {
     const plantId = parsePathId(id)
-    trace.plant = store.deletePlant(principal.tenantId, plantId)
-    if (!trace.plant) throw new PlantStoreError('not_found', `No plant with id ${plantId} exists.`)
-    return noContent
+    const deleted = (plant: StoredPlant | undefined) => {
+      trace.plant = plant
+      if (!plant) throw new PlantStoreError('not_found', `No plant with id ${plantId} exists.`)
+      return noContent
+    }
+    // A durable store writes the delete through before it answers; an in-memory one answers at once.
+    if (store.durable) return store.deletePlantDurably(principal.tenantId, plantId).then(deleted)
+    return deleted(store.deletePlant(principal.tenantId, plantId))
   },
 }
 

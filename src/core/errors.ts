@@ -23,6 +23,8 @@ export const errorStatus = {
   payload_too_large: 413,
   /** The body is not `application/json`. */
   unsupported_media_type: 415,
+  /** Durable storage (a replica's Redis) cannot take the write now; nothing changed. Sent with `Retry-After`. */
+  storage_unavailable: 503,
   /** The caller's tenant is full. */
   quota_exceeded: 507,
 } as const

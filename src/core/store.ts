@@ -41,7 +41,23 @@ export interface PlantStoreOptions {
   quota?: number
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
+  /**
+   * Writes a change through to durable storage (e.g. Redis) before the store
+   * applies it: awaited after the change is validated, with the tenant's other
+   * writes waiting; when it rejects, nothing changes and the rejection is the
+   * answer. Without it, writes only change memory (as they always have).
+   */
+  persist?: (change: StoreChange) => Promise<void>
 }
+
+/** A tenant exactly as a snapshot holds it: recipe, users, tokens and plants. */
+export type TenantSnapshot = StoreSnapshot['tenants'][number]
+
+/** A write to a tenant, as {@link PlantStoreOptions.persist} receives it. */
+export type StoreChange =
+  | { readonly kind: 'create'; readonly tenantId: string; readonly plant: StoredPlant }
+  | { readonly kind: 'delete'; readonly tenantId: string; readonly id: number }
+  | { readonly kind: 'reset'; readonly tenantId: string; readonly plants: readonly StoredPlant[] }
 
 /** A tenant as the store holds it. */
 interface Tenant {
@@ -89,6 +105,9 @@ export class PlantStore {
   readonly defaultQuota: number
   readonly #generatePlants: PlantGenerator
   readonly #now: () => number
+  readonly #persist: PlantStoreOptions['persist']
+  /** Per tenant, the last persisted write under way: a tenant's persisted writes run one after another. */
+  readonly #writes = new Map<string, Promise<unknown>>()
   #state: State = emptyState()
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly TenantSpec[] = []
@@ -102,6 +121,7 @@ export class PlantStore {
   constructor(options: PlantStoreOptions) {
     this.#generatePlants = options.generatePlants
     this.#now = options.now ?? Date.now
+    this.#persist = options.persist
     this.defaultQuota = options.quota ?? contract.defaultQuota
     if (options.world) {
       this.#world = worldSchema.parse(options.world)
@@ -203,17 +223,7 @@ export class PlantStore {
   async provisionTenant(options: { plants: number; seed: number; quota?: number }): Promise<ProvisionedTenant> {
     const id = `t_${randomId(12)}`
     const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
-    const spec = tenantSpecSchema.parse({
-      id,
-      name: `Provisioned tenant ${id}`,
-      seed: options.seed,
-      plants: options.plants,
-      quota: options.quota,
-      users: [
-        { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes] }] },
-        { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'] }] },
-      ],
-    })
+    const spec = provisionedTenantSpec(id, tokens, options)
     await this.#settle()
     this.#insert(await this.#tenant(spec), true)
     return { tenant: id, tokens, plants: options.plants, seed: options.seed }
@@ -280,6 +290,12 @@ export class PlantStore {
    * taken and `quota_exceeded` when the tenant is full; nothing changes then.
    */
   async addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
+    return this.#persist
+      ? this.#serially(tenantId, () => this.#addPlant(tenantId, plant))
+      : this.#addPlant(tenantId, plant)
+  }
+
+  async #addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
     const { quota, plants } = this.#get(tenantId)
     if (plants.has(plant.id)) throw new PlantStoreError('conflict', `A plant with id ${plant.id} already exists.`)
     if (plants.count() >= quota) {
@@ -288,6 +304,8 @@ export class PlantStore {
         `The tenant already holds its quota of ${quota} plants; delete some before adding more.`,
       )
     }
+    // Only awaited when there is a hook: without one the checks and the write stay in one turn, as before.
+    if (this.#persist) await this.#persist({ kind: 'create', tenantId, plant })
     return plants.add(plant)
   }
 
@@ -296,31 +314,76 @@ export class PlantStore {
     return this.#get(tenantId).plants.delete(id)
   }
 
+  /** Whether writes go through {@link PlantStoreOptions.persist} (and so must use {@link deletePlantDurably}). */
+  get durable(): boolean {
+    return this.#persist !== undefined
+  }
+
+  /** {@link deletePlant}, written through {@link PlantStoreOptions.persist} first when the tenant has the plant. */
+  deletePlantDurably(tenantId: string, id: number): Promise<StoredPlant | undefined> {
+    return this.#serially(tenantId, async () => {
+      if (!this.#get(tenantId).plants.has(id)) return undefined
+      await this.#persist?.({ kind: 'delete', tenantId, id })
+      return this.deletePlant(tenantId, id)
+    })
+  }
+
+  /** One tenant exactly as it is now (see {@link snapshot}); `undefined` when there is none. */
+  tenantSnapshot(tenantId: string): TenantSnapshot | undefined {
+    const tenant = this.#state.tenants.get(tenantId)
+    return tenant && snapshotOf(tenant)
+  }
+
+  /**
+   * Puts a tenant exactly as a snapshot holds it in place of the one with its
+   * id (if any), e.g. as durable storage last saw it.
+   *
+   * @example
+   * await store.replaceTenant(saved, { provisioned: true })
+   */
+  async replaceTenant(snapshot: TenantSnapshot, options: { provisioned: boolean }): Promise<void> {
+    const { seedPlants, plants, ...spec } = snapshot
+    await this.putTenant({ ...spec, plants: seedPlants }, { plants, provisioned: options.provisioned })
+  }
+
+  /**
+   * Puts a tenant in place of the one with its id (if any): with exactly
+   * `plants`, or else its seeded plants; `provisioned` ones can be evicted.
+   */
+  async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
+    const tenant = await this.#tenant(tenantSpecSchema.parse(spec), options.plants)
+    await this.#settle()
+    this.removeTenant(tenant.id)
+    this.#insert(tenant, options.provisioned)
+  }
+
+  /** Runs a tenant's persisted writes one after another, so each validates against the one before. */
+  #serially<T>(tenantId: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.#writes.get(tenantId) ?? Promise.resolve()).catch(() => undefined).then(task)
+    this.#writes.set(tenantId, run)
+    const forget = () => {
+      if (this.#writes.get(tenantId) === run) this.#writes.delete(tenantId)
+    }
+    run.then(forget, forget)
+    return run
+  }
+
   /** Puts one tenant's plants back to its seeded state. */
   async resetTenant(tenantId: string): Promise<void> {
+    return this.#persist ? this.#serially(tenantId, () => this.#resetTenant(tenantId)) : this.#resetTenant(tenantId)
+  }
+
+  async #resetTenant(tenantId: string): Promise<void> {
     const tenant = this.#get(tenantId)
     const reseeded = await this.#tenant({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants })
+    if (this.#persist) await this.#persist({ kind: 'reset', tenantId, plants: reseeded.plants.list() })
     // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
     if (this.#state.tenants.get(tenantId) === tenant) this.#state.tenants.set(tenantId, reseeded)
   }
 
   /** The whole store as JSON-ready data, tenants in creation order. */
   snapshot(): StoreSnapshot {
-    return {
-      tenants: [...this.#state.tenants.values()].map(({ id, name, seed, seedPlants, quota, users, plants }) => ({
-        id,
-        name,
-        seed,
-        seedPlants,
-        quota,
-        users: users.map((user) => ({
-          id: user.id,
-          name: user.name,
-          tokens: user.tokens.map(({ token, scopes, expiresAt = null }) => ({ token, scopes: [...scopes], expiresAt })),
-        })),
-        plants: plants.list().map((plant) => ({ id: plant.id, ...toPlant(plant) })),
-      })),
-    }
+    return { tenants: [...this.#state.tenants.values()].map(snapshotOf) }
   }
 
   /** Runs a load, reset or restore after the ones before it; requests wait while any is under way. */
@@ -391,6 +454,48 @@ export class PlantStore {
     if (!tenant) throw new Error(`Tenant "${tenantId}" does not exist`)
     return tenant
   }
+}
+
+/** A tenant as a snapshot holds it. */
+function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant): TenantSnapshot {
+  return {
+    id,
+    name,
+    seed,
+    seedPlants,
+    quota,
+    users: users.map((user) => ({
+      id: user.id,
+      name: user.name,
+      tokens: user.tokens.map(({ token, scopes, expiresAt = null }) => ({ token, scopes: [...scopes], expiresAt })),
+    })),
+    plants: plants.list().map((plant) => ({ id: plant.id, ...toPlant(plant) })),
+  }
+}
+
+/**
+ * The spec of a provisioned tenant: a read-write and a read-only user with
+ * these tokens, and `plants` plants seeded from `seed`.
+ *
+ * @example
+ * provisionedTenantSpec('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 })
+ */
+export function provisionedTenantSpec(
+  id: string,
+  tokens: { readonly read: string; readonly write: string },
+  recipe: { plants: number; seed: number; quota?: number },
+): TenantSpec {
+  return tenantSpecSchema.parse({
+    id,
+    name: `Provisioned tenant ${id}`,
+    seed: recipe.seed,
+    plants: recipe.plants,
+    quota: recipe.quota,
+    users: [
+      { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes] }] },
+      { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'] }] },
+    ],
+  })
 }
 
 function invalidToken(message: string): PlantStoreError {

@@ -5,7 +5,7 @@ export const contractDocument = {
   "info": {
     "title": "OpenAPI Plant Store",
     "version": "1.0.0",
-    "description": "A sample API that uses a plant store as an example to demonstrate features\nin the OpenAPI specification. This is the contract of plant-store-mock: the\npublished Plant Store description (list, create and delete plants) plus the\nproject's decisions for everything the published text leaves open (auth\nfailures, tenancy, limits, quota). Responses that the published description\ndoes not declare (401, 403, 404, 409, 413, 415, 507) are marked with\n`x-plant-store-decision: true`.\n\nEvery non-2xx answer carries an `Error` body whose `error` field is the HTTP\nstatus. Tokens belong to a user, a user to one tenant; every operation only\never sees the caller's tenant.\n",
+    "description": "A sample API that uses a plant store as an example to demonstrate features\nin the OpenAPI specification. This is the contract of plant-store-mock: the\npublished Plant Store description (list, create and delete plants) plus the\nproject's decisions for everything the published text leaves open (auth\nfailures, tenancy, limits, quota). Responses that the published description\ndoes not declare (401, 403, 404, 409, 413, 415, 503, 507) are marked with\n`x-plant-store-decision: true`.\n\nEvery non-2xx answer carries an `Error` body whose `error` field is the HTTP\nstatus. Tokens belong to a user, a user to one tenant; every operation only\never sees the caller's tenant.\n",
     "license": {
       "name": "MIT",
       "url": "https://opensource.org/licenses/MIT"
@@ -146,6 +146,9 @@ export const contractDocument = {
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
+          "503": {
+            "$ref": "#/components/responses/StorageUnavailable"
+          },
           "507": {
             "$ref": "#/components/responses/QuotaExceeded"
           }
@@ -189,6 +192,9 @@ export const contractDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "503": {
+            "$ref": "#/components/responses/StorageUnavailable"
           }
         }
       }
@@ -227,6 +233,14 @@ export const contractDocument = {
         "schema": {
           "type": "string",
           "pattern": "^Bearer realm=\"plant-store\"(, error=\"(invalid_token|insufficient_scope)\")?$"
+        }
+      },
+      "Retry-After": {
+        "description": "Seconds to wait before trying again.",
+        "required": true,
+        "schema": {
+          "type": "integer",
+          "minimum": 0
         }
       }
     },
@@ -321,6 +335,22 @@ export const contractDocument = {
         "description": "The caller's tenant already holds its quota of plants (10,000 by default); nothing stored is lost.",
         "x-plant-store-decision": true,
         "x-default-quota": 10000,
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "StorageUnavailable": {
+        "description": "A sandbox that keeps its state in durable storage (replicas with\n`--redis-url`) cannot store the write right now; nothing changed. Try\nagain after `Retry-After` seconds. A sandbox without durable storage\nnever answers it.\n",
+        "x-plant-store-decision": true,
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {

@@ -165,6 +165,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description A sandbox that keeps its state in durable storage (replicas with
+         *     `--redis-url`) cannot store the write right now; nothing changed. Try
+         *     again after `Retry-After` seconds. A sandbox without durable storage
+         *     never answers it.
+         */
+        StorageUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -179,6 +194,8 @@ export interface components {
     headers: {
         /** @description RFC 6750 challenge, e.g. `Bearer realm="plant-store", error="invalid_token"`. */
         "WWW-Authenticate": string;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
     };
     pathItems: never;
 }
@@ -244,6 +261,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StorageUnavailable"];
             507: components["responses"]["QuotaExceeded"];
         };
     };
@@ -322,6 +340,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
 }

@@ -18,6 +18,11 @@ export interface AdminOptions {
   maxTenants?: number
   /** Plants a provisioned tenant starts with unless the request says (default 5). */
   plantsPerTenant?: number
+  /**
+   * Provisions a tenant instead of the store (issue 14: a cluster replica
+   * signs tokens that carry the recipe and stores nothing).
+   */
+  provision?: (recipe: { plants: number; seed: number }) => ProvisionedTenant
   /** Called after a tenant is provisioned, with the tenants evicted to make room. */
   onProvisioned?: (tenant: ProvisionedTenant, evicted: readonly string[]) => void
 }
@@ -59,7 +64,9 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
           })
         }
         const { plants = plantsPerTenant, seed = randomSeed() } = await readRecipe(request, store.defaultQuota)
-        const tenant = await store.provisionTenant({ plants, seed })
+        const tenant = options.provision
+          ? options.provision({ plants, seed })
+          : await store.provisionTenant({ plants, seed })
         const evicted = store.evictIdle(maxTenants)
         for (const tenantId of evicted) journal.forget(tenantId)
         options.onProvisioned?.(tenant, evicted)

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http'
 import cors from 'cors'
 import type { Logger } from 'pino'
+import type { Replica } from '../cluster/replica.ts'
 import { createCore, type PlantStoreHandler } from '../core/app.ts'
 import { authenticate } from '../core/auth.ts'
 import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
@@ -29,6 +30,8 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   webhook?: Webhook
   /** Where sandbox events go (tenant provisioning, eviction); by default nowhere. */
   eventLog?: Logger
+  /** This server is a replica of a cluster (issue 14): it provisions and materialises tenants through it. */
+  replica?: Replica
 }
 
 export interface CreateAppOptions extends PlantStoreRouterOptions {
@@ -63,7 +66,7 @@ export interface SandboxParts {
 export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
-  const { webhook, eventLog } = options
+  const { webhook, eventLog, replica } = options
   const core = createCore(store, {
     onOutcome: webhook
       ? (outcome) => {
@@ -72,7 +75,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
         }
       : journal.observe,
   })
-  const api = withSimulation(core, {
+  const simulated = withSimulation(core, {
     ...(options.delay ? { delay: options.delay } : {}),
     onSimulated: (request, response) => {
       // A made-up answer never reached the core: journal it under the caller's tenant, if any.
@@ -83,9 +86,11 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
       }
     },
   })
+  const api = replica ? replica.guard(simulated) : simulated
   const admin = createAdmin({
     store,
     journal,
+    ...(replica ? { provision: (recipe: { plants: number; seed: number }) => replica.provision(recipe) } : {}),
     ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
     ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
     ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
@@ -94,7 +99,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     },
   })
 
-  return { api, admin }
+  return { api, admin: replica ? replica.guard(admin) : admin }
 }
 
 /**

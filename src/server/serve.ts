@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server, STATUS_CODES } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
@@ -17,6 +18,12 @@ export interface StartSandboxOptions extends CreateAppOptions {
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
   webhook?: Webhook
+  /**
+   * Run as one replica of a cluster behind a tenant-affine proxy: provisioned
+   * tenants get signed tokens any replica can serve, and with `redisUrl` every
+   * write is in Redis before it is answered (see the README's "Scaling the sandbox").
+   */
+  cluster?: ClusterOptions
 }
 
 /** A sandbox listening on a port. */
@@ -55,7 +62,15 @@ export const serverTimeouts = {
  * await sandbox.close()
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const store = options.store ?? createPlantStore(options)
+  // Loaded only for a cluster replica: a single sandbox loads no Redis client.
+  const replica = options.cluster
+    ? await (await import('../cluster/replica.ts')).Replica.join(options.cluster, {
+        ...(options.eventLog ? { eventLog: options.eventLog } : {}),
+        ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
+      })
+    : undefined
+  const store = options.store ?? createPlantStore(replica?.persist ? { ...options, persist: replica.persist } : options)
+  replica?.attach(store)
   if (options.stateFile) {
     const saved = await readStateFile(options.stateFile)
     if (saved) {
@@ -64,7 +79,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     }
   }
   await store.ready // a world that cannot be loaded stops the start here
-  const parts = sandboxParts({ ...options, store })
+  const parts = sandboxParts({ ...options, store, ...(replica ? { replica } : {}) })
   const loadApp = async () => (await import('./app.ts')).appOf(parts, options)
   const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
     host: options.host ?? '127.0.0.1',
@@ -82,6 +97,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     closing ??= (async () => {
       await stopListening(server, options.shutdownTimeoutMs ?? 10_000)
       await options.webhook?.drain(2_000)
+      await replica?.close()
       if (options.stateFile) {
         await writeStateFile(options.stateFile, store)
         options.eventLog?.info({ stateFile: options.stateFile }, 'state saved')

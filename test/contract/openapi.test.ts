@@ -31,8 +31,8 @@ describe('contracts/openapi.yaml', () => {
       Object.keys(openapi.paths[path]?.[method]?.responses ?? {}).sort()
     expect(statuses('/plants', 'get')).toEqual(['200', '400', '401', '403'])
     expect(statuses('/plants', 'head')).toEqual(['200', '400', '401', '403'])
-    expect(statuses('/plants', 'post')).toEqual(['200', '400', '401', '403', '409', '413', '415', '507'])
-    expect(statuses('/plants/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404'])
+    expect(statuses('/plants', 'post')).toEqual(['200', '400', '401', '403', '409', '413', '415', '503', '507'])
+    expect(statuses('/plants/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404', '503'])
   })
 
   test('names the scope each operation needs', () => {

@@ -1,0 +1,202 @@
+/**
+ * Tenants in Redis: each tenant's recipe, users and plants, written through
+ * before a replica answers a write, and read back by the replica that takes
+ * the tenant over. A replica claims a tenant before it serves it; every write
+ * checks the claim in the same Lua script (a fence), so a replica that lost a
+ * tenant to another can no longer write to it. Each claim is published on
+ * {@link claimsChannel}, so the replica that held the tenant drops its copy.
+ */
+import { hostname } from 'node:os'
+import { createClient, type RedisClientType } from 'redis'
+import { PlantStoreError } from '../core/errors.ts'
+import type { StoredPlant } from '../core/schemas.ts'
+import type { StoreChange, TenantSnapshot } from '../core/store.ts'
+
+/** The Pub/Sub channel on which claims are announced: `<tenant> <replica>`. */
+export const claimsChannel = 'psm:claims'
+
+const tenantKey = (tenantId: string) => `psm:tenant:${tenantId}`
+const plantsKey = (tenantId: string) => `psm:plants:${tenantId}`
+
+/** A write answers this (and changes nothing) when Redis cannot take it; clients retry after `Retry-After`. */
+export function storageUnavailable(message: string, retryAfterSeconds = 1): PlantStoreError {
+  return new PlantStoreError('storage_unavailable', message, { 'retry-after': String(retryAfterSeconds) })
+}
+
+/** Thrown by a write to a tenant another replica has claimed since. */
+export class TenantMovedError extends Error {
+  readonly tenantId: string
+  constructor(tenantId: string) {
+    super(`Tenant "${tenantId}" is now served by another replica.`)
+    this.name = 'TenantMovedError'
+    this.tenantId = tenantId
+  }
+}
+
+const fence = `if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return redis.error_reply('MOVED') end`
+
+/** KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', then id/value pairs. */
+const claimScript = `
+if redis.call('HEXISTS', KEYS[1], 'deleted') == 1 then return 'deleted' end
+local known = redis.call('HEXISTS', KEYS[1], 'spec') == 1
+if not known then
+  if ARGV[3] == '' then return 'unknown' end
+  redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'seq', (#ARGV - 3) / 2)
+  for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1])
+redis.call('PUBLISH', '${claimsChannel}', ARGV[2] .. ' ' .. ARGV[1])
+return 'claimed'`
+
+/** ARGV: replica, id, plant JSON. */
+const createScript = `${fence}
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('HSET', KEYS[2], ARGV[2], '{"s":' .. seq .. ',"p":' .. ARGV[3] .. '}')
+return seq`
+
+/** ARGV: replica, id. */
+const deleteScript = `${fence}
+return redis.call('HDEL', KEYS[2], ARGV[2])`
+
+/** ARGV: replica, then id/value pairs. */
+const resetScript = `${fence}
+redis.call('DEL', KEYS[2])
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', KEYS[1], 'seq', (#ARGV - 1) / 2)
+return 'reset'`
+
+/** KEYS: tenant, plants. Leaves a tombstone: a deleted tenant is never materialised again. */
+const deleteTenantScript = `
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[1], 'deleted', '1')
+return 'deleted'`
+
+/** What a claim found: the tenant as Redis holds it, or that there is none (or it was deleted). */
+export type Claim =
+  | { readonly status: 'claimed'; readonly tenant: TenantSnapshot }
+  | { readonly status: 'unknown' | 'deleted' }
+
+/**
+ * One replica's view of the tenants in Redis (node-redis). Commands fail at
+ * once while Redis is unreachable (no offline queue) and the client
+ * reconnects by itself.
+ *
+ * @example
+ * const tenants = await RedisTenants.connect('redis://127.0.0.1:6379', { onClaimed: (tenant) => drop(tenant) })
+ * await tenants.claim('acme', store.tenantSnapshot('acme'))
+ */
+export class RedisTenants {
+  /** This replica's name in claims: host, pid and a random part. */
+  readonly replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
+  readonly #client: RedisClientType
+  readonly #subscriber: RedisClientType
+
+  private constructor(client: RedisClientType, subscriber: RedisClientType) {
+    this.#client = client
+    this.#subscriber = subscriber
+  }
+
+  /**
+   * Connects (waiting until Redis answers) and subscribes to claims:
+   * `onClaimed(tenant)` runs when another replica claims a tenant.
+   */
+  static async connect(
+    url: string,
+    options: { onClaimed: (tenantId: string) => void; onError?: (error: Error) => void },
+  ): Promise<RedisTenants> {
+    const client: RedisClientType = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
+    })
+    const subscriber = client.duplicate()
+    for (const connection of [client, subscriber]) connection.on('error', (error: Error) => options.onError?.(error))
+    await Promise.all([client.connect(), subscriber.connect()])
+    const tenants = new RedisTenants(client, subscriber)
+    await subscriber.subscribe(claimsChannel, (message) => {
+      const [tenantId = '', replica] = message.split(' ')
+      if (replica !== tenants.replica) options.onClaimed(tenantId)
+    })
+    return tenants
+  }
+
+  /** Whether commands can be sent now. */
+  get available(): boolean {
+    return this.#client.isReady
+  }
+
+  /**
+   * Claims a tenant for this replica and reads it back. When Redis has none,
+   * `initial` (the tenant as its recipe makes it) is written first; without
+   * it the claim is `unknown`.
+   */
+  async claim(tenantId: string, initial: TenantSnapshot | undefined): Promise<Claim> {
+    const args = [this.replica, tenantId]
+    if (initial) {
+      const { plants, ...spec } = initial
+      args.push(JSON.stringify(spec), ...plants.flatMap((plant, index) => entry(index + 1, plant)))
+    } else {
+      args.push('')
+    }
+    const status = await this.#run(claimScript, tenantId, args)
+    if (status !== 'claimed') return { status: status as 'unknown' | 'deleted' }
+    const [spec, stored] = await Promise.all([
+      this.#client.hGet(tenantKey(tenantId), 'spec'),
+      this.#client.hGetAll(plantsKey(tenantId)),
+    ])
+    const plants = Object.values(stored)
+      .map((value) => JSON.parse(value) as { s: number; p: StoredPlant })
+      .sort((a, b) => a.s - b.s)
+      .map(({ p }) => p)
+    return { status: 'claimed', tenant: { ...(JSON.parse(spec ?? '{}') as Omit<TenantSnapshot, 'plants'>), plants } }
+  }
+
+  /** Writes one change of a tenant this replica has claimed. Throws {@link TenantMovedError} if it lost the claim. */
+  async write(change: StoreChange): Promise<void> {
+    const { tenantId } = change
+    switch (change.kind) {
+      case 'create':
+        await this.#run(createScript, tenantId, [this.replica, String(change.plant.id), JSON.stringify(change.plant)])
+        return
+      case 'delete':
+        await this.#run(deleteScript, tenantId, [this.replica, String(change.id)])
+        return
+      case 'reset':
+        await this.#run(resetScript, tenantId, [
+          this.replica,
+          ...change.plants.flatMap((plant, index) => entry(index + 1, plant)),
+        ])
+        return
+    }
+  }
+
+  /**
+   * Deletes a tenant for good, leaving a tombstone so no replica
+   * materialises it again from its tokens. The hook for the tenant deletion
+   * of issue 12 (`DELETE /__sandbox/tenants/{id}`).
+   */
+  async deleteTenant(tenantId: string): Promise<void> {
+    await this.#run(deleteTenantScript, tenantId, [])
+  }
+
+  /** Closes both connections. */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.#subscriber.close(), this.#client.close()])
+  }
+
+  async #run(script: string, tenantId: string, args: string[]): Promise<unknown> {
+    if (!this.#client.isReady)
+      throw storageUnavailable('The sandbox cannot reach its durable storage; nothing changed.')
+    try {
+      return await this.#client.eval(script, { keys: [tenantKey(tenantId), plantsKey(tenantId)], arguments: args })
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('MOVED')) throw new TenantMovedError(tenantId)
+      throw storageUnavailable('The sandbox could not write to its durable storage; nothing changed.')
+    }
+  }
+}
+
+/** A plant as a hash field and value: its id, and its creation order with the plant. */
+function entry(seq: number, plant: StoredPlant): [string, string] {
+  return [String(plant.id), JSON.stringify({ s: seq, p: plant })]
+}
