@@ -82,7 +82,7 @@ export type Claim =
  * reconnects by itself.
  *
  * @example
- * const tenants = await RedisTenants.connect('redis://127.0.0.1:6379', { onClaimed: (tenant) => drop(tenant) })
+ * const tenants = RedisTenants.connect('redis://127.0.0.1:6379', { onClaimed: (tenant) => drop(tenant) })
  * await tenants.claim('acme', store.tenantSnapshot('acme'))
  */
 export class RedisTenants {
@@ -97,26 +97,39 @@ export class RedisTenants {
   }
 
   /**
-   * Connects (waiting until Redis answers) and subscribes to claims:
-   * `onClaimed(tenant)` runs when another replica claims a tenant.
+   * Connects and subscribes to claims: `onClaimed(tenant)` runs when another
+   * replica claims a tenant. Does not wait for Redis: until it answers (and
+   * whenever it is down) writes and claims fail with 503, and the client
+   * keeps reconnecting. `onUp` runs each time the connection is (re)made,
+   * `onDown` when it is lost: claims announced meanwhile may have been missed.
    */
-  static async connect(
+  static connect(
     url: string,
-    options: { onClaimed: (tenantId: string) => void; onError?: (error: Error) => void },
-  ): Promise<RedisTenants> {
-    const client: RedisClientType = createClient({
-      url,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
+    options: { onClaimed: (tenantId: string) => void; onUp?: () => void; onDown?: (error: Error) => void },
+  ): RedisTenants {
+    const socket = { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) }
+    const client: RedisClientType = createClient({ url, disableOfflineQueue: true, socket })
+    // The subscriber queues its SUBSCRIBE until connected, and node-redis subscribes again after each reconnection.
+    const subscriber: RedisClientType = createClient({ url, socket })
+    let up = false
+    client.on('ready', () => {
+      up = true
+      options.onUp?.()
     })
-    const subscriber = client.duplicate()
-    for (const connection of [client, subscriber]) connection.on('error', (error: Error) => options.onError?.(error))
-    await Promise.all([client.connect(), subscriber.connect()])
+    client.on('error', (error: Error) => {
+      if (up) options.onDown?.(error)
+      up = false
+    })
+    subscriber.on('error', () => undefined) // the main connection reports the outage
     const tenants = new RedisTenants(client, subscriber)
-    await subscriber.subscribe(claimsChannel, (message) => {
-      const [tenantId = '', replica] = message.split(' ')
-      if (replica !== tenants.replica) options.onClaimed(tenantId)
-    })
+    client.connect().catch(() => undefined)
+    subscriber.connect().catch(() => undefined)
+    subscriber
+      .subscribe(claimsChannel, (message) => {
+        const [tenantId = '', replica] = message.split(' ')
+        if (replica !== tenants.replica) options.onClaimed(tenantId)
+      })
+      .catch(() => undefined)
     return tenants
   }
 
@@ -181,7 +194,11 @@ export class RedisTenants {
 
   /** Closes both connections. */
   async close(): Promise<void> {
-    await Promise.allSettled([this.#subscriber.close(), this.#client.close()])
+    await Promise.allSettled(
+      [this.#subscriber, this.#client].map((connection) =>
+        connection.isOpen ? connection.close() : connection.destroy(),
+      ),
+    )
   }
 
   async #run(script: string, tenantId: string, args: string[]): Promise<unknown> {

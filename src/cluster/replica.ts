@@ -58,11 +58,16 @@ export class Replica {
     const log = context.eventLog
     let replica: Replica | undefined
     const redis = options.redisUrl
-      ? await RedisTenants.connect(options.redisUrl, {
+      ? RedisTenants.connect(options.redisUrl, {
           onClaimed: (tenantId) => {
             if (replica) replica.#release(tenantId)
           },
-          onError: (error) => log?.warn({ err: error.message }, 'redis unavailable'),
+          onUp: () => {
+            // Claims announced while we were away were missed: serve nothing from memory before claiming it again.
+            if (replica) for (const tenantId of [...replica.#ready]) replica.#release(tenantId)
+            log?.info('redis reachable: writes are accepted')
+          },
+          onDown: (error) => log?.warn({ err: error.message }, 'redis unreachable: writes answer 503 until it is back'),
         })
       : undefined
     replica = new Replica(tokens, redis, log, context.maxTenants ?? 100)

@@ -29,7 +29,7 @@ const tokenPattern = /^psm_(t_[0-9a-f]{16})\.([rw])\.(-?\d{1,10})\.(\d{1,8})\.(\
  * The tenant a token belongs to, as the proxy reads it: `t_…` up to the first
  * dot for a signed token, else the letters and digits after `psm_` (the
  * fixture tokens `psm_acme_write` and `psm_acme_read` both give `acme`).
- * `contrib/nginx/plant-store-cluster.conf.template` applies the same rule.
+ * `cluster/nginx.conf.template` applies the same rule.
  *
  * @example
  * tenantOfToken('psm_acme_read') // 'acme'

@@ -1,0 +1,206 @@
+/**
+ * Starts a sandbox cluster on loopback: N replicas (the bundled CLI,
+ * `dist/sandbox/cli.js`), nginx in front of them with the tenant-affine
+ * configuration of `cluster/nginx.conf.template`, and optionally a Redis
+ * with AOF persistence (`appendfsync always`), each in its own temporary
+ * folder with its own ports. Used by `npm run cluster`, `npm run
+ * test:cluster` and `npm run bench:cluster`; needs `nginx` and
+ * `redis-server` on the PATH (Debian: `apt-get install nginx redis-server`).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const cli = new URL('../dist/sandbox/cli.js', import.meta.url).pathname
+const template = new URL('./nginx.conf.template', import.meta.url).pathname
+
+export interface ClusterOptions {
+  /** Replicas to start (default 3). */
+  replicas?: number
+  /** Port nginx listens on (default: a free one). */
+  port?: number
+  /** Start a Redis and give it to the replicas (default true). */
+  redis?: boolean
+  /** Extra flags for every replica, e.g. `['--max-tenants', '1000']`. */
+  replicaArgs?: readonly string[]
+  /** Where replicas' and nginx's output goes (default: files in the cluster's folder). */
+  output?: 'files' | 'inherit'
+}
+
+/** A running cluster and the means to break and repair it. */
+export interface RunningCluster {
+  /** nginx's URL: what clients use. */
+  readonly url: string
+  /** Each replica's own URL, by index. */
+  readonly replicaUrls: readonly string[]
+  readonly redisUrl: string | undefined
+  readonly secret: string
+  readonly dir: string
+  /** Whether replica `index` is running. */
+  isRunning(index: number): boolean
+  /** Stops replica `index` with this signal (SIGKILL: dies at once) and waits until it exited. */
+  stopReplica(index: number, signal?: NodeJS.Signals): Promise<void>
+  /** Starts replica `index` again on its port and waits until it listens. */
+  startReplica(index: number): Promise<void>
+  /** Stops Redis (SHUTDOWN: its AOF is kept). */
+  stopRedis(): Promise<void>
+  /** Starts Redis again on the same port and folder (it reloads its AOF). */
+  startRedis(): Promise<void>
+  /** Stops everything and removes the folder. */
+  close(): Promise<void>
+}
+
+/**
+ * Whether `nginx` and `redis-server` can be run here.
+ *
+ * @example
+ * if (!clusterToolsAvailable()) console.info('cluster suite not run: install nginx and redis-server')
+ */
+export function clusterToolsAvailable(): boolean {
+  return ['nginx', 'redis-server'].every((tool) => {
+    try {
+      execFileSync(tool, ['-v'], { stdio: 'ignore' })
+      return true
+    } catch {
+      return false
+    }
+  })
+}
+
+/**
+ * Starts a cluster; `close()` stops it.
+ *
+ * @example
+ * const cluster = await startCluster({ replicas: 3 })
+ * await fetch(`${cluster.url}/__sandbox/tenants`, { method: 'POST' })
+ * await cluster.close()
+ */
+export async function startCluster(options: ClusterOptions = {}): Promise<RunningCluster> {
+  const count = options.replicas ?? 3
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-cluster-'))
+  const secret = randomBytes(24).toString('base64url')
+  const logFiles: number[] = []
+  const stdio = (name: string): 'inherit' | number => {
+    if (options.output === 'inherit') return 'inherit'
+    const file = openSync(join(dir, `${name}.log`), 'a')
+    logFiles.push(file)
+    return file
+  }
+  const children = new Set<ChildProcess>()
+  const track = (child: ChildProcess) => {
+    children.add(child)
+    child.once('exit', () => children.delete(child))
+    return child
+  }
+
+  let redis: ChildProcess | undefined
+  const redisPort = options.redis === false ? undefined : await freePort()
+  const redisUrl = redisPort === undefined ? undefined : `redis://127.0.0.1:${redisPort}`
+  const startRedis = async () => {
+    if (redisPort === undefined) return
+    mkdirSync(join(dir, 'redis'), { recursive: true })
+    const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', join(dir, 'redis'), '--save', '']
+    args.push('--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'yes')
+    redis = track(spawn('redis-server', args, { stdio: ['ignore', stdio('redis'), stdio('redis')] }))
+    await waitForPort(redisPort)
+  }
+  await startRedis()
+
+  const ports = await Promise.all(Array.from({ length: count }, () => freePort()))
+  const replicas: Array<ChildProcess | undefined> = []
+  const startReplica = async (index: number) => {
+    const port = ports[index]
+    if (port === undefined) throw new Error(`No replica ${index}`)
+    const args = ['--port', String(port), '--log-level', 'warn', '--cluster-secret', secret]
+    if (redisUrl) args.push('--redis-url', redisUrl)
+    args.push(...(options.replicaArgs ?? []))
+    const child = track(
+      spawn(process.execPath, ['--max-semi-space-size=8', cli, ...args], {
+        stdio: ['ignore', stdio(`replica-${index}`), stdio(`replica-${index}`)],
+      }),
+    )
+    replicas[index] = child
+    child.once('exit', () => {
+      if (replicas[index] === child) replicas[index] = undefined
+    })
+    await waitForPort(port)
+  }
+  await Promise.all(ports.map((_, index) => startReplica(index)))
+
+  const port = options.port ?? (await freePort())
+  const servers = ports.map((replicaPort) => `    server 127.0.0.1:${replicaPort} max_fails=1 fail_timeout=2s;`)
+  const config = readFileSync(template, 'utf8')
+    .replaceAll('{{user}}', process.getuid?.() === 0 ? 'user root;' : '')
+    .replaceAll('{{dir}}', dir)
+    .replaceAll('{{servers}}', servers.join('\n'))
+    .replaceAll('{{listen}}', `127.0.0.1:${port}`)
+  writeFileSync(join(dir, 'nginx.conf'), config)
+  const nginx = track(
+    spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'nginx-error.log')], {
+      stdio: ['ignore', stdio('nginx'), stdio('nginx')],
+    }),
+  )
+  await waitForPort(port)
+
+  const stop = async (child: ChildProcess | undefined, signal: NodeJS.Signals) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill(signal)
+    await exited
+  }
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    replicaUrls: ports.map((replicaPort) => `http://127.0.0.1:${replicaPort}`),
+    redisUrl,
+    secret,
+    dir,
+    isRunning: (index) => replicas[index] !== undefined,
+    stopReplica: (index, signal = 'SIGTERM') => stop(replicas[index], signal),
+    startReplica,
+    stopRedis: () => stop(redis, 'SIGTERM'),
+    startRedis,
+    async close() {
+      await stop(nginx, 'SIGQUIT')
+      await Promise.all(replicas.map((child) => stop(child, 'SIGTERM')))
+      await stop(redis, 'SIGTERM')
+      for (const child of children) child.kill('SIGKILL')
+      for (const file of logFiles) closeSync(file)
+      if (options.output !== 'inherit' && !process.env.KEEP_CLUSTER_DIR) rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A free loopback port (the kernel picks it; nothing holds it afterwards). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Resolves once something accepts connections on this loopback port (at most 15 s). */
+async function waitForPort(port: number): Promise<void> {
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = new Socket()
+      socket.once('connect', () => {
+        socket.destroy()
+        resolve(true)
+      })
+      socket.once('error', () => resolve(false))
+      socket.connect(port, '127.0.0.1')
+    })
+    if (open) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`Nothing listens on 127.0.0.1:${port} after 15 s`)
+}
