@@ -39,14 +39,14 @@ export interface RunningCluster {
   readonly redisUrl: string | undefined
   readonly secret: string
   readonly dir: string
-  /** Whether replica `index` is running. */
-  isRunning(index: number): boolean
+  /** The process id of replica `index`, while it runs. */
+  replicaPid(index: number): number | undefined
   /** Stops replica `index` with this signal (SIGKILL: dies at once) and waits until it exited. */
   stopReplica(index: number, signal?: NodeJS.Signals): Promise<void>
   /** Starts replica `index` again on its port and waits until it listens. */
   startReplica(index: number): Promise<void>
-  /** Stops Redis (SHUTDOWN: its AOF is kept). */
-  stopRedis(): Promise<void>
+  /** Stops Redis with this signal (SIGTERM: a clean shutdown; SIGKILL: dies at once; its AOF is kept either way). */
+  stopRedis(signal?: NodeJS.Signals): Promise<void>
   /** Starts Redis again on the same port and folder (it reloads its AOF). */
   startRedis(): Promise<void>
   /** Stops everything and removes the folder. */
@@ -158,10 +158,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     redisUrl,
     secret,
     dir,
-    isRunning: (index) => replicas[index] !== undefined,
+    replicaPid: (index) => replicas[index]?.pid,
     stopReplica: (index, signal = 'SIGTERM') => stop(replicas[index], signal),
     startReplica,
-    stopRedis: () => stop(redis, 'SIGTERM'),
+    stopRedis: (signal = 'SIGTERM') => stop(redis, signal),
     startRedis,
     async close() {
       await stop(nginx, 'SIGQUIT')

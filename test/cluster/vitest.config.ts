@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url'
+import { defaultServerConditions } from 'vite'
+import { defineConfig } from 'vitest/config'
+
+// The package's self-reference resolves to the TypeScript sources (the exports map's `source` condition).
+const conditions = ['source', ...defaultServerConditions]
+
+/**
+ * The cluster suite (`npm run test:cluster`): 3 replicas of the bundled
+ * sandbox, nginx and Redis on loopback, started and stopped by the suite.
+ * Needs `nginx` and `redis-server`; `.ci/run` installs them.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('../..', import.meta.url)),
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  test: {
+    include: ['test/cluster/**/*.test.ts'],
+    env: { PACT_DO_NOT_TRACK: 'true' },
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+})
