@@ -285,6 +285,9 @@ describe('flags', () => {
     [[], { PLANT_STORE_HOST: 'not a host' }, 'PLANT_STORE_HOST'],
     [['--request-log', 'loud'], {}, 'request-log'],
     [['no-such-command'], {}, 'no-such-command'],
+    [['--cluster-secret', 'too short'], {}, 'cluster-secret'],
+    [['--redis-url', 'http://127.0.0.1:6379'], {}, 'redis-url'],
+    [['--redis-url', 'redis://127.0.0.1:6379'], {}, '--redis-url needs --cluster-secret'],
   ])('refuses %j %j with a clear message and exit code 2', async ([args, env, mention], { expect }) => {
     const bad = await runToEnd(args, env)
     expect(bad.code).toBe(2)

@@ -1,0 +1,143 @@
+/**
+ * Sandboxes started as replicas of one cluster (the same `cluster.secret`,
+ * no Redis): tenants provisioned by one are served by any other, from the
+ * recipe their signed tokens carry; a token changed by one character, or
+ * signed with another secret, is refused. And a store whose writes go
+ * through a `persist` hook: a write is answered only once the hook resolved,
+ * and a hook that fails answers 503 with Retry-After and changes nothing.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { generatePlants } from '../../fixtures/world.ts'
+import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
+import { tenantOfToken } from '../../src/cluster/tenant-tokens.ts'
+import type { StoreChange } from '../../src/core/store.ts'
+import { createPlantStore } from '../../src/index.ts'
+import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
+import { expectErrorBody, read } from '../support/contract.ts'
+import { bearer } from './support.ts'
+
+const secret = 'a secret the replicas share'
+const running: RunningSandbox[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((sandbox) => sandbox.close()))
+})
+
+async function replica(clusterSecret = secret): Promise<RunningSandbox> {
+  const sandbox = await startSandbox({ port: 0, cluster: { secret: clusterSecret } })
+  running.push(sandbox)
+  return sandbox
+}
+
+async function provision(sandbox: RunningSandbox, recipe: { plants: number; seed: number }) {
+  const response = await fetch(`${sandbox.url}/__sandbox/tenants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(recipe),
+  })
+  expect(response.status).toBe(201)
+  return (await response.json()) as { tenant: string; tokens: { read: string; write: string } }
+}
+
+const listOf = (plants: ReadonlyArray<{ name: string; tag?: string }>) =>
+  plants.map(({ name, tag }) => (tag === undefined ? { name } : { name, tag }))
+
+describe('replicas sharing a cluster secret', () => {
+  test('issue tokens that name their tenant first, so a proxy can route by it', async () => {
+    const { tenant, tokens } = await provision(await replica(), { plants: 2, seed: 7 })
+    expect(tenant).toMatch(/^t_[0-9a-f]{16}$/)
+    expect(tenantOfToken(tokens.read)).toBe(tenant)
+    expect(tenantOfToken(tokens.write)).toBe(tenant)
+    expect(tenantOfToken('psm_acme_write')).toBe('acme')
+    expect(tenantOfToken('psm_acme_read')).toBe('acme')
+    expect(tenantOfToken('psm_acme_expired')).toBe('acme')
+  })
+
+  test('serve a tenant another replica provisioned, with the plants its recipe seeds, and keep it apart', async () => {
+    const [first, second] = [await replica(), await replica()]
+    const { tokens } = await provision(first, { plants: 4, seed: 42 })
+    const list = await fetch(`${second.url}/plants`, { headers: bearer(tokens.read) })
+    expect(list.status).toBe(200)
+    expect(await list.json()).toEqual(listOf(generatePlants(42, 4)))
+    const created = await fetch(`${second.url}/plants`, {
+      method: 'POST',
+      headers: { ...bearer(tokens.write), 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 9, name: 'Fern' }),
+    })
+    expect(created.status).toBe(200)
+    const readOnly = await fetch(`${second.url}/plants`, {
+      method: 'POST',
+      headers: { ...bearer(tokens.read), 'content-type': 'application/json' },
+      body: '{"id": 10, "name": "Not allowed"}',
+    })
+    expectErrorBody(await read(readOnly), 403)
+    const acme = await fetch(`${second.url}/plants`, { headers: bearer('psm_acme_read') })
+    expect(JSON.stringify(await acme.json())).not.toContain('Fern')
+  })
+
+  test('refuse a signed token changed by one character, or signed with another secret', async () => {
+    const [first, stranger] = [await replica(), await replica('another secret, not shared')]
+    const { tokens } = await provision(first, { plants: 1, seed: 1 })
+    const forged = tokens.read.replace('.r.1.1.', '.r.1.5.')
+    for (const [sandbox, token] of [
+      [first, forged],
+      [stranger, tokens.read],
+    ] as const) {
+      const response = await fetch(`${sandbox.url}/plants`, { headers: bearer(token) })
+      expectErrorBody(await read(response), 401)
+      expect(response.headers.get('www-authenticate')).toContain('invalid_token')
+    }
+  })
+})
+
+describe('a store with a persist hook', () => {
+  async function sandboxWith(persist: (change: StoreChange) => Promise<void>): Promise<RunningSandbox> {
+    const sandbox = await startSandbox({ port: 0, store: createPlantStore({ persist }) })
+    running.push(sandbox)
+    return sandbox
+  }
+  const create = (sandbox: RunningSandbox, id: number) =>
+    fetch(`${sandbox.url}/plants`, {
+      method: 'POST',
+      headers: { ...bearer('psm_acme_write'), 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: `Plant ${id}` }),
+    })
+
+  test('answers a create, delete and reset only once the hook has the change', async () => {
+    const changes: string[] = []
+    const sandbox = await sandboxWith(async (change) => {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      changes.push(`${change.kind} ${change.tenantId}`)
+    })
+    expect((await create(sandbox, 100)).status).toBe(200)
+    expect(changes).toEqual(['create acme'])
+    const deleted = await fetch(`${sandbox.url}/plants/100`, { method: 'DELETE', headers: bearer('psm_acme_write') })
+    expect(deleted.status).toBe(204)
+    const missing = await fetch(`${sandbox.url}/plants/100`, { method: 'DELETE', headers: bearer('psm_acme_write') })
+    expect(missing.status).toBe(404)
+    const reset = await fetch(`${sandbox.url}/__sandbox/reset`, { method: 'POST', headers: bearer('psm_acme_write') })
+    expect(reset.status).toBe(204)
+    expect(changes).toEqual(['create acme', 'delete acme', 'reset acme'])
+  })
+
+  test('answers 503 with Retry-After and changes nothing when the hook fails', async () => {
+    let failing = true
+    const sandbox = await sandboxWith(async () => {
+      if (failing) throw storageUnavailable('The durable storage is down.')
+    })
+    const before = await (await fetch(`${sandbox.url}/plants`, { headers: bearer('psm_acme_read') })).text()
+    const refused = await read(await create(sandbox, 101))
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expectErrorBody(refused, 503)
+    const gone = await fetch(`${sandbox.url}/plants/1`, { method: 'DELETE', headers: bearer('psm_acme_write') })
+    expectErrorBody(await read(gone), 503)
+    expect(await (await fetch(`${sandbox.url}/plants`, { headers: bearer('psm_acme_read') })).text()).toBe(before)
+    failing = false
+    expect((await create(sandbox, 101)).status).toBe(200)
+  })
+
+  test('keeps concurrent creates of one id to one success and one conflict while the hook is slow', async () => {
+    const sandbox = await sandboxWith(() => new Promise((resolve) => setTimeout(resolve, 20)))
+    const statuses = (await Promise.all([create(sandbox, 102), create(sandbox, 102)])).map(({ status }) => status)
+    expect(statuses.sort()).toEqual([200, 409])
+  })
+})
