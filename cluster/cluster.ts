@@ -24,6 +24,11 @@ export interface ClusterOptions {
   port?: number
   /** Start a Redis and give it to the replicas (default true). */
   redis?: boolean
+  /**
+   * Redis's `appendfsync` (default `always`: every acknowledged write is on disk before Redis answers it;
+   * `everysec` loses up to a second of writes if the machine or Redis crashes, none on a clean restart).
+   */
+  appendfsync?: 'always' | 'everysec'
   /** Extra flags for every replica, e.g. `['--max-tenants', '1000']`. */
   replicaArgs?: readonly string[]
   /** Where replicas' and nginx's output goes (default: files in the cluster's folder). */
@@ -103,7 +108,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     if (redisPort === undefined) return
     mkdirSync(join(dir, 'redis'), { recursive: true })
     const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', join(dir, 'redis'), '--save', '']
-    args.push('--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'yes')
+    args.push('--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always', '--protected-mode', 'yes')
     redis = track(spawn('redis-server', args, { stdio: ['ignore', stdio('redis'), stdio('redis')] }))
     await waitForPort(redisPort)
   }
