@@ -115,7 +115,8 @@ export class Replica {
   guard(handler: PlantStoreHandler): PlantStoreHandler {
     return (request) => {
       const caller = this.#callerOf(request.header('authorization'))
-      if (caller === undefined || this.#ready.has(caller.tenantId)) return handler(request)
+      // A signed token the store does not hold: its tenant is not in memory (never made here, or evicted).
+      if (caller === undefined || (!caller.signed && this.#ready.has(caller.tenantId))) return handler(request)
       return this.#serve(caller).then(
         () => handler(request),
         (error: unknown) => renderError(error),

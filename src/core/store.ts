@@ -53,7 +53,12 @@ export interface PlantStoreOptions {
 /** A tenant exactly as a snapshot holds it: recipe, users, tokens and plants. */
 export type TenantSnapshot = StoreSnapshot['tenants'][number]
 
-/** A write to a tenant, as {@link PlantStoreOptions.persist} receives it. */
+/**
+ * A write to a tenant, as {@link PlantStoreOptions.persist} receives it.
+ * Issue 12's fault rules are the next kind to add here (e.g. `{ kind:
+ * 'faults', tenantId, rules }`), with its case in `RedisTenants.write`
+ * (src/cluster/redis-tenants.ts) and its field in a claim.
+ */
 export type StoreChange =
   | { readonly kind: 'create'; readonly tenantId: string; readonly plant: StoredPlant }
   | { readonly kind: 'delete'; readonly tenantId: string; readonly id: number }

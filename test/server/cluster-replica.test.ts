@@ -22,8 +22,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((sandbox) => sandbox.close()))
 })
 
-async function replica(clusterSecret = secret): Promise<RunningSandbox> {
-  const sandbox = await startSandbox({ port: 0, cluster: { secret: clusterSecret } })
+async function replica(clusterSecret = secret, maxTenants = 100): Promise<RunningSandbox> {
+  const sandbox = await startSandbox({ port: 0, cluster: { secret: clusterSecret }, maxTenants })
   running.push(sandbox)
   return sandbox
 }
@@ -72,6 +72,22 @@ describe('replicas sharing a cluster secret', () => {
     expectErrorBody(await read(readOnly), 403)
     const acme = await fetch(`${second.url}/plants`, { headers: bearer('psm_acme_read') })
     expect(JSON.stringify(await acme.json())).not.toContain('Fern')
+  })
+
+  test('make a tenant again from its recipe after evicting it from memory beyond --max-tenants', async () => {
+    const sandbox = await replica(secret, 2)
+    const tenants = [
+      await provision(sandbox, { plants: 2, seed: 11 }),
+      await provision(sandbox, { plants: 2, seed: 12 }),
+      await provision(sandbox, { plants: 2, seed: 13 }),
+    ]
+    // The first tenant was evicted when the third came in: it comes back as its recipe makes it.
+    for (const index of [0, 1, 2, 0]) {
+      const list = await fetch(`${sandbox.url}/plants`, { headers: bearer(tenants[index]?.tokens.read ?? '') })
+      expect(list.status).toBe(200)
+      expect(await list.json()).toEqual(listOf(generatePlants(11 + index, 2)))
+    }
+    expect(sandbox.store.provisionedTenants()).toHaveLength(2)
   })
 
   test('refuse a signed token changed by one character, or signed with another secret', async () => {
