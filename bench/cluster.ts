@@ -13,8 +13,8 @@ import autocannon, { type Request } from 'autocannon'
 import { clusterToolsAvailable, type RunningCluster, startCluster } from '../cluster/cluster.ts'
 import { median } from './median.ts'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+const seconds = Number(process.env.BENCH_SECONDS ?? 4)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
 if (!clusterToolsAvailable()) {
   console.error('bench:cluster needs nginx and redis-server (Debian: apt-get install nginx redis-server).')
@@ -48,11 +48,8 @@ async function reads(url: string, tokens: ReadonlyArray<{ read: string }>): Prom
 }
 
 let nextId = 1_000_000
-async function writes(
-  url: string,
-  tokens: ReadonlyArray<{ write: string }>,
-  connections: number,
-): Promise<{ pairsPerSecond: number; latencyMs: number }> {
+/** POST then DELETE of a plant on each connection, each connection on a tenant of its own: pairs per second. */
+async function writes(url: string, tokens: ReadonlyArray<{ write: string }>, connections: number): Promise<number> {
   let nextToken = 0
   const token = (context: Record<string, unknown>) => {
     context.token ??= tokens[nextToken++ % tokens.length]?.write
@@ -86,8 +83,7 @@ async function writes(
     ],
   })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
-  // Time per request by Little's law (connections ÷ throughput): autocannon's latency is rounded to the millisecond.
-  return { pairsPerSecond: result.requests.average / 2, latencyMs: (connections * 1000) / result.requests.average }
+  return result.requests.average / 2
 }
 
 async function withCluster<T>(
@@ -134,8 +130,7 @@ const labels: Record<Mode, string> = {
   everysec: 'Redis write-through, appendfsync everysec',
 }
 for (const connections of [1, 8]) {
-  type Measure = { pairsPerSecond: number; latencyMs: number }
-  const measured: Record<Mode, Measure[]> = { memory: [], always: [], everysec: [] }
+  const measured: Record<Mode, number[]> = { memory: [], always: [], everysec: [] }
   for (let round = 0; round < rounds; round++) {
     for (const mode of modes) {
       const options = mode === 'memory' ? { replicas: 1, redis: false } : { replicas: 1, appendfsync: mode }
@@ -145,8 +140,9 @@ for (const connections of [1, 8]) {
       })
     }
   }
-  const pairs = (mode: Mode) => median(measured[mode].map(({ pairsPerSecond }) => pairsPerSecond))
-  const latency = (mode: Mode) => median(measured[mode].map(({ latencyMs }) => latencyMs))
+  const pairs = (mode: Mode) => median(measured[mode])
+  // Time per request by Little's law (connections ÷ req/s): autocannon's latency is rounded to the millisecond.
+  const latency = (mode: Mode) => (connections * 1000) / (2 * pairs(mode))
   for (const mode of modes) {
     line(`${connections} conn., ${labels[mode]}`, `${Math.round(pairs(mode))} pairs/s, ${latency(mode).toFixed(2)} ms`)
   }
