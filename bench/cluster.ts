@@ -98,6 +98,7 @@ async function withCluster<T>(
   }
 }
 
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}`
 const line = (name: string, value: string) => console.log(`  ${name.padEnd(64)} ${value.padStart(18)}`)
 
 console.log(`Cluster benchmarks (${seconds} s per run, ${rounds} rounds, medians; load generator on the same cores)`)
@@ -149,7 +150,7 @@ for (const connections of [1, 8]) {
   for (const mode of ['always', 'everysec'] as const) {
     line(
       `${connections} conn., cost of write-through (${mode}) per request`,
-      `+${(latency(mode) - latency('memory')).toFixed(2)} ms, ${(pairs('memory') / pairs(mode)).toFixed(2)}× fewer`,
+      `${signed(latency(mode) - latency('memory'))} ms, ${(pairs('memory') / pairs(mode)).toFixed(2)}× fewer`,
     )
   }
 }
