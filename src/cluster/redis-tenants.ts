@@ -12,18 +12,33 @@ import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import type { StoreChange, TenantSnapshot } from '../core/store.ts'
 
-/** The Pub/Sub channel on which claims are announced: `<tenant> <replica>`. */
+/**
+ * The Pub/Sub channel on which claims are announced: `<tenant> <replica>`.
+ *
+ * @example
+ * await subscriber.subscribe(claimsChannel, (message) => console.info(message)) // 't_0a1b… vm:4242:x1y2z3'
+ */
 export const claimsChannel = 'psm:claims'
 
 const tenantKey = (tenantId: string) => `psm:tenant:${tenantId}`
 const plantsKey = (tenantId: string) => `psm:plants:${tenantId}`
 
-/** A write answers this (and changes nothing) when Redis cannot take it; clients retry after `Retry-After`. */
+/**
+ * A write answers this (and changes nothing) when Redis cannot take it; clients retry after `Retry-After`.
+ *
+ * @example
+ * throw storageUnavailable('The sandbox cannot reach its durable storage; nothing changed.')
+ */
 export function storageUnavailable(message: string, retryAfterSeconds = 1): PlantStoreError {
   return new PlantStoreError('storage_unavailable', message, { 'retry-after': String(retryAfterSeconds) })
 }
 
-/** Thrown by a write to a tenant another replica has claimed since. */
+/**
+ * Thrown by a write to a tenant another replica has claimed since.
+ *
+ * @example
+ * if (error instanceof TenantMovedError) release(error.tenantId)
+ */
 export class TenantMovedError extends Error {
   readonly tenantId: string
   constructor(tenantId: string) {

@@ -6,6 +6,7 @@
  * through a `persist` hook: a write is answered only once the hook resolved,
  * and a hook that fails answers 503 with Retry-After and changes nothing.
  */
+import { readFile } from 'node:fs/promises'
 import { afterEach, describe, expect, test } from 'vitest'
 import { generatePlants } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
@@ -50,6 +51,19 @@ describe('replicas sharing a cluster secret', () => {
     expect(tenantOfToken('psm_acme_write')).toBe('acme')
     expect(tenantOfToken('psm_acme_read')).toBe('acme')
     expect(tenantOfToken('psm_acme_expired')).toBe('acme')
+  })
+
+  test("route by the same tenant as nginx's map in cluster/nginx.conf.template", async () => {
+    const template = await readFile(new URL('../../cluster/nginx.conf.template', import.meta.url), 'utf8')
+    const rules = [...template.matchAll(/^\s*"~\^Bearer \+(psm_[^"]+)" \$1;$/gm)].map(
+      ([, pattern]) => new RegExp(`^${pattern}`),
+    )
+    expect(rules).toHaveLength(2)
+    const { tokens } = await provision(await replica(), { plants: 0, seed: 3 })
+    for (const token of [tokens.read, tokens.write, 'psm_acme_write', 'psm_globex_read', 'psm_acme_expired']) {
+      const proxied = rules.map((rule) => rule.exec(token)?.[1]).find((tenant) => tenant !== undefined)
+      expect(proxied, token).toBe(tenantOfToken(token))
+    }
   })
 
   test('serve a tenant another replica provisioned, with the plants its recipe seeds, and keep it apart', async () => {
