@@ -32,19 +32,24 @@ export function delay(value: string): DelayRange {
   return range
 }
 
+/** A URL with one of these protocols, normalized; otherwise `message`. */
+function urlWith(protocols: readonly string[], message: string): (value: string) => string {
+  return (value) => {
+    try {
+      const parsed = new URL(value)
+      if (protocols.includes(parsed.protocol)) return parsed.href
+    } catch {}
+    throw new InvalidArgumentError(message)
+  }
+}
+
 /**
  * An http(s) URL, normalized.
  *
  * @example
  * new Option('--webhook-url <url>').argParser(httpUrl)
  */
-export function httpUrl(value: string): string {
-  try {
-    const parsed = new URL(value)
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href
-  } catch {}
-  throw new InvalidArgumentError('must be an http(s) URL.')
-}
+export const httpUrl = urlWith(['http:', 'https:'], 'must be an http(s) URL.')
 
 /**
  * `*`, or a comma-separated list of origins such as `http://localhost:5173`.
@@ -113,13 +118,7 @@ export function fileInWritableFolder(value: string): string {
  * @example
  * new Option('--redis-url <url>').argParser(redisUrl)
  */
-export function redisUrl(value: string): string {
-  try {
-    const parsed = new URL(value)
-    if (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') return parsed.href
-  } catch {}
-  throw new InvalidArgumentError('must be a Redis URL such as redis://127.0.0.1:6379.')
-}
+export const redisUrl = urlWith(['redis:', 'rediss:'], 'must be a Redis URL such as redis://127.0.0.1:6379.')
 
 /**
  * A shared secret of at least 16 characters.

@@ -14,21 +14,15 @@ import { type RunningCluster, startCluster } from '../../cluster/cluster.ts'
 import { generatePlants } from '../../fixtures/world.ts'
 import { runConformance } from '../../src/contracts/index.ts'
 import { seededRandom } from '../conformance/support.ts'
+import type { ModelPlant, ModelTenant } from '../support/tenant-model.ts'
 
 const tenantCount = 200
 const operationsPerTenant = 15
 const concurrency = 24
 const idRange = 12
 
-type Plant = { id: number; name: string; tag?: string }
-interface Tenant {
-  readonly id: string
-  readonly read: string
-  readonly write: string
-  readonly seeded: readonly Plant[]
-  /** What the tenant holds, in list order: every acknowledged write applied. */
-  plants: Plant[]
-}
+type Plant = ModelPlant
+type Tenant = ModelTenant
 interface Answer {
   /** 0 when no HTTP answer came (connection cut). */
   readonly status: number

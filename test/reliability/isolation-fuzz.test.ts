@@ -13,20 +13,14 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createPlantStore } from '../../src/index.ts'
 import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
 import { expectErrorBody } from '../support/contract.ts'
+import type { ModelPlant, ModelTenant } from '../support/tenant-model.ts'
 
 const tenantsPerRun = 12
 const operationsPerRun = 2000
 const runs = 5
 
-type Plant = { id: number; name: string; tag?: string }
-interface Tenant {
-  readonly id: string
-  readonly read: string
-  readonly write: string
-  readonly seeded: readonly Plant[]
-  /** What the tenant must hold, in list order. */
-  plants: Plant[]
-}
+type Plant = ModelPlant
+type Tenant = ModelTenant
 
 const store = createPlantStore()
 let sandbox: RunningSandbox
