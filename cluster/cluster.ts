@@ -9,7 +9,16 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -95,6 +104,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     return file
   }
   const children = new Set<ChildProcess>()
+  /** What happened to the processes, in `events.log` (kept with KEEP_CLUSTER_DIR=1). */
+  const note = (event: string) => appendFileSync(join(dir, 'events.log'), `${new Date().toISOString()} ${event}\n`)
   const track = (child: ChildProcess) => {
     children.add(child)
     child.once('exit', () => children.delete(child))
@@ -110,7 +121,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
     const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', join(dir, 'redis'), '--save', '']
     args.push('--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always', '--protected-mode', 'yes')
     redis = track(spawn('redis-server', args, { stdio: ['ignore', stdio('redis'), stdio('redis')] }))
-    await waitForPort(redisPort)
+    await waitForPort(redisPort, redis)
   }
   await startRedis()
 
@@ -128,10 +139,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
       }),
     )
     replicas[index] = child
+    note(`replica ${index} started: pid ${child.pid}, port ${port}`)
     child.once('exit', () => {
       if (replicas[index] === child) replicas[index] = undefined
     })
-    await waitForPort(port)
+    await waitForPort(port, child)
   }
   await Promise.all(ports.map((_, index) => startReplica(index)))
 
@@ -148,9 +160,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
       stdio: ['ignore', stdio('nginx'), stdio('nginx')],
     }),
   )
-  await waitForPort(port)
+  await waitForPort(port, nginx)
 
   const stop = async (child: ChildProcess | undefined, signal: NodeJS.Signals) => {
+    note(`stop pid ${child?.pid} with ${signal} (exit code ${child?.exitCode}, signal ${child?.signalCode})`)
     if (!child || child.exitCode !== null || child.signalCode !== null) return
     const exited = new Promise((resolve) => child.once('exit', resolve))
     child.kill(signal)
@@ -179,22 +192,31 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   }
 }
 
-/** A free loopback port (the kernel picks it; nothing holds it afterwards). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
+/**
+ * A free loopback port below Linux's ephemeral range (32768 and up): a port the kernel hands out for
+ * outgoing connections could be taken by one while a killed replica is down, and the replica could not
+ * listen on it again.
+ */
+async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer()
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
     })
-  })
+    if (free) return port
+  }
+  throw new Error('No free port from 20000 to 31999 on 127.0.0.1')
 }
 
-/** Resolves once something accepts connections on this loopback port (at most 15 s). */
-async function waitForPort(port: number): Promise<void> {
+/** Resolves once something accepts connections on this loopback port (at most 15 s), failing if `child` exits. */
+async function waitForPort(port: number, child?: ChildProcess): Promise<void> {
   const deadline = Date.now() + 15_000
   while (Date.now() < deadline) {
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      throw new Error(`${child.spawnfile} exited (${child.exitCode ?? child.signalCode}) before listening on ${port}`)
+    }
     const open = await new Promise<boolean>((resolve) => {
       const socket = new Socket()
       socket.once('connect', () => {

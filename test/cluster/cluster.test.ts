@@ -104,12 +104,16 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     const pick = (n: number) => Math.floor(random() * n)
     const total = tenantCount * operationsPerTenant
     let done = 0
+    /** When the kill was decided: requests in flight from then on may have been applied without an answer. */
     let killedAt = 0
     let tolerated = 0
     const problems: string[] = []
     const victim = 1
     const victimPid = cluster.replicaPid(victim)
-    let victimTenants: string[] = []
+    // Until the kill, every tenant stays where the ring put it in the first test.
+    const ownedBefore = await owners()
+    const victimTenants = tenants.filter(({ id }) => pidOf(ownedBefore.get(id) ?? '') === victimPid)
+    let killed: Promise<void> | undefined
     let rejoined: Promise<void> | undefined
 
     /** After an answer that may or may not have been applied: the list must be one of the candidates. */
@@ -124,7 +128,7 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
       const before = [...tenant.plants]
       const id = 1 + pick(idRange)
       const roll = random()
-      const inKillWindow = killedAt > 0 && Date.now() - killedAt < 5_000
+      const nearTheKill = () => killedAt > 0 && Date.now() - killedAt < 5_000
       if (roll < 0.25) {
         const answer = await call('GET', '/plants', tenant.read)
         if (answer.status === 200 && answer.text !== listed(before)) {
@@ -146,7 +150,7 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
         const without = before.filter((held) => held.id !== id)
         if (answer.status === 204 && exists) tenant.plants = without
         else if (answer.status === 0 || answer.status >= 500) await settle(tenant, [before, without], 'delete')
-        else if (answer.status === 404 && exists && inKillWindow) {
+        else if (answer.status === 404 && exists && nearTheKill()) {
           // nginx retries a DELETE (idempotent) whose answer the killed replica never sent: it may have been applied.
           tolerated++
           await settle(tenant, [without], 'a retried delete')
@@ -170,14 +174,21 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
         for (const tenant of group) {
           await operate(tenant, round)
           done++
-          if (done === Math.floor(total / 3)) {
-            const owned = await owners()
-            victimTenants = tenants.filter(({ id }) => pidOf(owned.get(id) ?? '') === victimPid).map(({ id }) => id)
-            await cluster.stopReplica(victim, 'SIGKILL')
+          if (!killed && done >= total / 3) {
+            // The other workers go on: their requests in flight to the victim are cut.
             killedAt = Date.now()
+            killed = cluster.stopReplica(victim, 'SIGKILL')
           }
-          if (done === Math.floor((2 * total) / 3)) rejoined = cluster.startReplica(victim)
-          if (done > (2 * total) / 3) await rejoined
+          if (!rejoined && done >= (2 * total) / 3) {
+            // nginx tries a failed server again after its fail_timeout (2 s): from then on, the last third of
+            // the operations reaches the replica again, which claims its tenants back.
+            rejoined = (async () => {
+              await killed
+              await cluster.startReplica(victim)
+              await new Promise((resolve) => setTimeout(resolve, 2_500))
+            })()
+          }
+          if (rejoined) await rejoined
         }
       }
     }
