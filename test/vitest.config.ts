@@ -11,10 +11,27 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
-    include: ['test/**/*.test.ts'],
-    // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
-    exclude: [...configDefaults.exclude, 'test/contracts/**'],
     env: { PACT_DO_NOT_TRACK: 'true' },
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
+          exclude: [...configDefaults.exclude, 'test/contracts/**', 'test/browser/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          // Finds the Chromium once (the system's, or the one shipped in an npm package) and says which.
+          globalSetup: ['test/browser/global-setup.ts'],
+        },
+      },
+    ],
   },
 })
