@@ -20,7 +20,7 @@ export default defineConfig({
           name: 'node',
           include: ['test/**/*.test.ts'],
           // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
-          exclude: [...configDefaults.exclude, 'test/contracts/**', 'test/browser/**'],
+          exclude: [...configDefaults.exclude, 'test/contracts/**', 'test/browser/**', 'test/consumer/**'],
         },
       },
       {
@@ -30,6 +30,16 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           // Finds the Chromium once (the system's, or the one shipped in an npm package) and says which.
           globalSetup: ['test/browser/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'consumer',
+          include: ['test/consumer/**/*.test.ts'],
+          // Packs the package and installs it into a fresh project with npm: minutes, not seconds.
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
     ],
