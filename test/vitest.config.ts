@@ -37,7 +37,9 @@ export default defineConfig({
         test: {
           name: 'consumer',
           include: ['test/consumer/**/*.test.ts'],
-          // Packs the package and installs it into a fresh project with npm: minutes, not seconds.
+          // Packs the package and installs it into a fresh project with npm: a minute or more of npm and tsc,
+          // run after the other projects so that it neither slows them down nor is slowed by them.
+          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },
