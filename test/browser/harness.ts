@@ -115,13 +115,15 @@ export class ExampleApp {
     await this.settle(() => this.page.reload())
   }
 
-  /** The plants the list shows, in order. */
+  /** The plants the list shows on screen (items that are rendered and not hidden), in order. */
   plants(): Promise<ShownPlant[]> {
     return this.page.$$eval('#plants li', (items) =>
-      items.map((item) => {
-        const { name = '', tag } = (item as HTMLElement).dataset
-        return tag === undefined ? { name } : { name, tag }
-      }),
+      items
+        .filter((item) => item.checkVisibility())
+        .map((item) => {
+          const { name = '', tag } = (item as HTMLElement).dataset
+          return tag === undefined ? { name } : { name, tag }
+        }),
     )
   }
 
