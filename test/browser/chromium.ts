@@ -53,10 +53,16 @@ export async function findChromium(): Promise<ChromiumInstall> {
  * Amazon Linux, glibc-compatible with Debian) and a font. Its own unpacker
  * writes straight into the shared temporary folder and trusts whatever it
  * finds there, so this one unpacks into a versioned folder of the project,
- * atomically (test files run in parallel workers), and points the browser at
+ * atomically (two test runs may start at once), and points the browser at
  * the bundled libraries and fonts so it needs nothing but glibc from the system.
  */
 async function unpackPackagedChromium(): Promise<ChromiumInstall> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(
+      `No Chromium for the browser tests: ${systemChromium} is missing and @sparticuz/chromium ships a Linux x64 build ` +
+        `only (this is ${process.platform} ${process.arch}). Install Chromium or set CHROMIUM_PATH.`,
+    )
+  }
   const binDir = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', 'bin')
   const { version } = JSON.parse(await readFile(join(binDir, '..', 'package.json'), 'utf8')) as { version: string }
   const target = join(projectRoot, 'node_modules', '.cache', 'plant-store-mock', `chromium-${version}`)
