@@ -1,7 +1,9 @@
 /**
  * Generates `src/generated/*` from `contracts/openapi.yaml`: the request and
- * response types (openapi-typescript) and the contract's numbers (scopes,
- * ranges, lengths, body size, quota) that the core enforces.
+ * response types (openapi-typescript), the contract's numbers (scopes,
+ * ranges, lengths, body size, quota) that the core enforces, and the whole
+ * document as data, which the conformance command validates answers against
+ * (no YAML to find and parse at run time, in the package or the CLI bundle).
  *
  * Run `npm run generate` after editing the contract; `test/contract/codegen.test.ts`
  * fails while the committed files are stale.
@@ -26,7 +28,7 @@ interface Schema {
 interface Operation {
   operationId: string
   'x-required-scopes': string[]
-  parameters?: Array<{ name: string; schema: Schema }>
+  parameters?: Array<{ name: string; schema: Schema } | { $ref: string }>
   requestBody?: { 'x-max-body-bytes'?: number }
 }
 
@@ -34,6 +36,8 @@ interface Document {
   info: { version: string }
   paths: Record<string, Record<string, Operation>>
   components: {
+    parameters: Record<string, { name: string; schema: Schema }>
+    securitySchemes: { bearerAuth: { 'x-scopes': Record<string, string> } }
     schemas: Record<string, Schema>
     responses: Record<string, { 'x-default-quota'?: number }>
   }
@@ -44,8 +48,11 @@ function required<T>(value: T | undefined, what: string): T {
   return value
 }
 
-function parameter(operation: Operation | undefined, name: string): Schema {
-  const found = operation?.parameters?.find((p) => p.name === name)
+function parameter(document: Document, operation: Operation | undefined, name: string): Schema {
+  const resolved = (operation?.parameters ?? []).map((p) =>
+    '$ref' in p ? document.components.parameters[p.$ref.replace('#/components/parameters/', '')] : p,
+  )
+  const found = resolved.find((p) => p?.name === name)
   return required(found?.schema, `the "${name}" parameter`)
 }
 
@@ -71,11 +78,12 @@ export async function generate(): Promise<Record<string, string>> {
   const name = required(newPlant.name, 'NewPlant.name')
   const tag = required(newPlant.tag, 'NewPlant.tag')
   const id = required(newPlant.id, 'NewPlant.id')
-  const pathId = parameter(remove, 'id')
-  const limit = parameter(list, 'limit')
+  const pathId = parameter(document, remove, 'id')
+  const limit = parameter(document, list, 'limit')
 
   const constants = {
     version: document.info.version,
+    scopes: Object.keys(required(document.components.securitySchemes.bearerAuth['x-scopes'], 'x-scopes')),
     operations: Object.fromEntries(operations.map(({ operationId, ...rest }) => [operationId, rest])),
     name: {
       minLength: required(name.minLength, 'name.minLength'),
@@ -95,6 +103,7 @@ export async function generate(): Promise<Record<string, string>> {
   return {
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
+    'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
 }
 

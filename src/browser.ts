@@ -11,7 +11,7 @@ export interface PlantStoreWorker {
   readonly worker: SetupWorker
   /**
    * The stateful store behind the handlers, living in the page: `reset()`
-   * (back to the seeded world), `load(buildWorld({ seed }))` (reseed),
+   * (back to the world it was set up with), `load(buildWorld({ seed }))` (reseed),
    * `listPlants(tenantId)` and `snapshot()` (inspect), `ready`.
    */
   readonly store: PlantStore
@@ -43,17 +43,13 @@ export const plantStoreWorkerStartOptions = {
  * `msw({ mode: 'worker-only' })` from `msw/vite` in the Vite config.
  *
  * @example
- * import { buildWorld, setupPlantStoreWorker } from 'plant-store-mock/browser'
+ * import { buildWorld, plantStoreWorkerStartOptions, setupPlantStoreWorker } from 'plant-store-mock/browser'
  *
  * const { worker, store } = setupPlantStoreWorker()
- * await worker.start({
- *   onUnhandledFrame: 'bypass',
- *   quiet: true,
- *   serviceWorker: { url: '/mockServiceWorker.js' },
- * })
+ * await worker.start(plantStoreWorkerStartOptions)
  * await fetch('/plants', { headers: { authorization: 'Bearer psm_acme_write' } }) // 200, Acme's 5 plants
  *
- * await store.reset() // back to the seeded world
+ * await store.reset() // back to the world it was set up with
  * await store.load(buildWorld({ seed: 7, plantsPerTenant: 20 })) // reseed
  * store.listPlants('acme') // inspect
  *

@@ -7,7 +7,7 @@
  * older Node lacks): on a Node older than the package's `engines` it says so
  * in one line and exits with code 2, instead of the CLI dying on a syntax or
  * link error. Then it turns on Node's on-disk compile cache (faster starts
- * after the first) and loads the CLI.
+ * after the first) and runs the CLI.
  */
 import * as nodeModule from 'node:module'
 
@@ -21,7 +21,8 @@ if (!satisfiesMinimum(process.versions.node, engines.node)) {
   process.exit(2)
 }
 nodeModule.enableCompileCache?.()
-await import('./cli/main.ts')
+const { main } = await import('./cli/main.ts')
+process.exit(await main(process.argv))
 
 /** Whether `version` (e.g. `20.20.2`) is at least the lower bound of an engines range such as `>=22.12.0`. */
 function satisfiesMinimum(version: string, range: string): boolean {

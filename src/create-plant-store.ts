@@ -1,5 +1,6 @@
 import { buildWorld, generatePlants, type WorldOptions } from '../fixtures/world.ts'
-import { PlantStore, type TenantSpec } from './core/store.ts'
+import type { TenantSpec } from './core/schemas.ts'
+import { PlantStore } from './core/store.ts'
 
 export interface CreatePlantStoreOptions extends WorldOptions {
   /** Tenants to use instead of the default fixture world. */

@@ -13,19 +13,31 @@ export {
   generatePlants,
   type WorldOptions,
 } from '../fixtures/world.ts'
-export { type CoreOptions, createCore, type PlantStoreHandler, type RequestObserver } from './core/app.ts'
+export {
+  type CoreOptions,
+  createCore,
+  type OperationId,
+  type Outcome,
+  type OutcomeListener,
+  type PlantStoreHandler,
+} from './core/app.ts'
 export { type ErrorCode, errorStatus, PlantStoreError, renderError } from './core/errors.ts'
 export type { CoreRequest, CoreResponse } from './core/http.ts'
-export { plantSchema, type Scope, type StoredPlant, scopes } from './core/schemas.ts'
 export {
-  PlantStore,
-  type PlantStoreOptions,
-  type Principal,
+  type Plant,
+  plantSchema,
+  type Scope,
+  type StoredPlant,
   type StoreSnapshot,
+  scopes,
   type TenantSpec,
   type TokenSpec,
+  tenantSpecSchema,
   type UserSpec,
-} from './core/store.ts'
+  worldSchema,
+} from './core/schemas.ts'
+export { PlantStore, type PlantStoreOptions, type Principal, type ProvisionedTenant } from './core/store.ts'
+export type { PlantQueries } from './core/tenant-plants.ts'
 export { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
 export { contract } from './generated/contract.ts'
 export type { components, operations, paths } from './generated/openapi.ts'

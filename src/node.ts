@@ -7,7 +7,7 @@ import { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
 export interface PlantStoreServer {
   /** The msw server: `listen()`, `close()`, `use()` overrides, `resetHandlers()`. */
   readonly server: SetupServer
-  /** The stateful store behind the handlers: `reset()`, `load()`, `listPlants()`, `snapshot()`. */
+  /** The stateful store behind the handlers: `reset()` (to the set-up world), `load()`, `plants(tenant)` (`@msw/data` queries), `snapshot()`. */
   readonly store: PlantStore
   /** The Plant Store handlers the server started with. */
   readonly handlers: readonly HttpHandler[]

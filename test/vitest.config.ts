@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { defaultServerConditions } from 'vite'
 import { configDefaults, defineConfig } from 'vitest/config'
 
-// Resolve `plant-store-mock/*` to the TypeScript sources (the exports map's `plant-store-mock:source` condition), both for
-// code Vite transforms and for modules Node loads itself, so tests never run against a stale `dist/`.
+// Resolve `plant-store-mock/*` to the TypeScript sources (the exports map's `plant-store-mock:source` condition),
+// both for code Vite transforms and for modules Node loads itself, so tests never run against a stale `dist/`.
 const conditions = ['plant-store-mock:source', ...defaultServerConditions]
 
 export default defineConfig({
@@ -18,7 +18,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'node',
-          include: ['test/**/*.test.ts'],
+          // Behaviour tests under test/, unit tests next to the small pure pieces they test.
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
           // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
           exclude: [...configDefaults.exclude, 'test/contracts/**', 'test/browser/**', 'test/consumer/**'],
         },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomId } from '../core/random.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import type { PlantStore } from '../core/store.ts'
 
@@ -164,7 +164,7 @@ export function createStateRunner(
     store,
     async tenant() {
       if (token === undefined) {
-        const issued = `psm_pact_${randomBytes(12).toString('hex')}`
+        const issued = `psm_pact_${randomId(12)}`
         await store.addTenant({
           id: verificationTenantId,
           name: 'Pact verification tenant',

@@ -77,7 +77,8 @@ interface VerifierReport {
  * stays without one. An unknown provider state fails its interaction with a
  * message naming the state, instead of passing unnoticed.
  *
- * Sets `PACT_DO_NOT_TRACK=true` unless the environment says otherwise.
+ * Pact sends usage data unless `PACT_DO_NOT_TRACK=true` is in the
+ * environment: set it where the verification runs (the `verify` command does).
  *
  * @example
  * const result = await verifySandbox({ pactUrls: ['contracts/pacts'] })
@@ -88,8 +89,7 @@ interface VerifierReport {
  * await verifySandbox({ consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }] })
  */
 export async function verifySandbox(options: VerifySandboxOptions = {}): Promise<VerificationResult> {
-  process.env.PACT_DO_NOT_TRACK ??= 'true'
-  const { store = createPlantStore(), states, startProvider = startSandbox, ...verifierOptions } = options
+  const { store = createPlantStore(), states, startProvider = startSandboxProvider, ...verifierOptions } = options
   await store.ready
   const runner = createStateRunner(store, { ...providerStates, ...states })
   const provider = await startProvider(store)
@@ -172,17 +172,11 @@ function mismatchMessages(mismatch: NonNullable<VerifierReport['errors']>[number
 }
 
 /** Starts the sandbox on an ephemeral loopback port. */
-const startSandbox: StartProvider = async (store) => {
-  const [{ createApp }, { createServer }] = await Promise.all([import('../server/index.ts'), import('node:http')])
-  const server = createServer(createApp({ store }))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', resolve)
-  })
-  const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('The sandbox did not get a TCP port.')
+const startSandboxProvider: StartProvider = async (store) => {
+  const { createApp, listen } = await import('../server/index.ts')
+  const { server, url } = await listen(createApp({ store }), { host: '127.0.0.1', port: 0 })
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()

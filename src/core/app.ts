@@ -1,8 +1,15 @@
 import { contract } from '../generated/contract.ts'
 import { authenticate, authorize } from './auth.ts'
-import { PlantStoreError, renderError } from './errors.ts'
-import type { CoreRequest, CoreResponse } from './http.ts'
-import type { Scope, StoredPlant } from './schemas.ts'
+import { methodNotAllowed, PlantStoreError, renderError } from './errors.ts'
+import {
+  type CoreRequest,
+  type CoreResponse,
+  jsonHeaders,
+  jsonResponse,
+  noContent,
+  readBodyWithinLimit,
+} from './http.ts'
+import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './validation.ts'
 
@@ -13,115 +20,194 @@ import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './vali
  */
 export type PlantStoreHandler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>
 
-/** Observes each answered request with the principal it resolved to (if any). */
-export type RequestObserver = (request: CoreRequest, response: CoreResponse, principal: Principal | undefined) => void
+/** The id of an operation of the contract, e.g. `listPlants`. */
+export type OperationId = keyof typeof contract.operations
+
+/** What became of one request: the one event the journal, webhooks and inspectors subscribe to. */
+export interface Outcome {
+  /** The operation the request was routed to; `undefined` for an unknown path or method. */
+  readonly operation: OperationId | undefined
+  readonly request: CoreRequest
+  /** The request body as it was read (only operations that read one). */
+  readonly requestBody: Uint8Array | undefined
+  /** Who was calling, once the token was resolved. */
+  readonly principal: Principal | undefined
+  readonly response: CoreResponse
+  /** The plant the operation created or deleted. */
+  readonly plant: StoredPlant | undefined
+}
+
+/** Receives the {@link Outcome} of every answered request. */
+export type OutcomeListener = (outcome: Outcome) => void
 
 export interface CoreOptions {
   /** Called after every answer, e.g. to journal requests per tenant. */
-  onResponse?: RequestObserver
+  onOutcome?: OutcomeListener
 }
 
-const json = { 'content-type': 'application/json' } as const
-const plantsPath = '/plants'
-const plantPathPrefix = '/plants/'
+/** What an operation learns while it runs, for the {@link Outcome}. */
+interface Trace {
+  operation?: OperationId
+  principal?: Principal
+  requestBody?: Uint8Array
+  plant?: StoredPlant
+}
+
+type Operation = (
+  store: PlantStore,
+  principal: Principal,
+  request: CoreRequest,
+  params: Readonly<Record<string, string>>,
+  trace: Trace,
+) => CoreResponse | Promise<CoreResponse>
+
+const operations: Record<OperationId, Operation> = {
+  listPlants: (store, principal, request) => {
+    const limit = parseLimit(request.query)
+    // Serialized once, until the tenant's next write.
+    const body = store.derive(principal.tenantId, `list:${limit}`, (plants) =>
+      JSON.stringify(plants.list(limit).map(toPlant)),
+    )
+    return { status: 200, headers: jsonHeaders, body }
+  },
+  headPlants: (store, principal, request, params, trace) => {
+    const { status, headers, body } = operations.listPlants(store, principal, request, params, trace) as CoreResponse
+    return { status, headers: { ...headers, 'content-length': String(byteLength(body ?? '')) }, body: null }
+  },
+  addPlant: async (store, principal, request, _params, trace) => {
+    checkContentType(request.header('content-type'))
+    trace.requestBody = await readBodyWithinLimit(request)
+    trace.plant = await store.addPlant(principal.tenantId, parseNewPlant(trace.requestBody))
+    return jsonResponse(200, toPlant(trace.plant))
+  },
+  deletePlant: (store, principal, _request, { id = '' }, trace) => {
+    const plantId = parsePathId(id)
+    trace.plant = store.deletePlant(principal.tenantId, plantId)
+    if (!trace.plant) throw new PlantStoreError('not_found', `No plant with id ${plantId} exists.`)
+    return noContent
+  },
+}
+
+/** One path of the contract: how to match it, and its operations by method. */
+interface Route {
+  /** Literal segments, and `null` where a `{param}` stands. */
+  readonly segments: ReadonlyArray<string | null>
+  readonly params: readonly string[]
+  readonly methods: ReadonlyMap<string, OperationId>
+  /** The `Allow` header of a 405 here. */
+  readonly allow: string
+}
 
 /**
- * Creates the transport-neutral Plant Store: routing, auth, validation, the
- * operations and the Error rendering, all in one place. MSW handlers and the
- * Express server only translate to and from {@link CoreRequest} and
- * {@link CoreResponse}.
+ * The contract's paths, each with its operations by method, straight from
+ * the generated contract: the core routes with them and the MSW handlers
+ * register them.
  *
  * @example
- * const handle = createCore(store)
+ * routes.map((route) => route.path) // ['/plants', '/plants/{id}']
+ */
+export const routes: ReadonlyArray<Route & { readonly path: string }> = (() => {
+  const byPath = new Map<string, Map<string, OperationId>>()
+  for (const [id, { method, path }] of Object.entries(contract.operations)) {
+    const methods = byPath.get(path) ?? new Map<string, OperationId>()
+    methods.set(method, id as OperationId)
+    byPath.set(path, methods)
+  }
+  return [...byPath].map(([path, methods]) => ({
+    path,
+    segments: path
+      .split('/')
+      .slice(1)
+      .map((segment) => (segment.startsWith('{') ? null : segment)),
+    params: [...path.matchAll(/\{(\w+)\}/g)].map((found) => found[1] ?? ''),
+    methods,
+    allow: [...methods.keys()].join(', '),
+  }))
+})()
+
+/** The route and its path parameters; a path without parameters also matches with one trailing slash. */
+function match(path: string): { route: Route; params: Record<string, string> } | undefined {
+  const parts = path.split('/').slice(1)
+  for (const route of routes) {
+    const { segments } = route
+    const trailing = route.params.length === 0 && parts.length === segments.length + 1 && parts.at(-1) === ''
+    if (parts.length !== segments.length && !trailing) continue
+    const params: Record<string, string> = {}
+    let names = 0
+    const matched = segments.every((segment, i) => {
+      const part = parts[i] ?? ''
+      if (segment !== null) return segment === part
+      params[route.params[names++] ?? ''] = part
+      return part !== ''
+    })
+    if (matched) return { route, params }
+  }
+  return undefined
+}
+
+/**
+ * Creates the transport-neutral Plant Store: routing (from the contract),
+ * auth, validation, the operations and the Error rendering, all in one place.
+ * MSW handlers and the Express server only translate to and from
+ * {@link CoreRequest} and {@link CoreResponse}.
+ *
+ * @example
+ * const handle = createCore(store, { onOutcome: (outcome) => console.info(outcome.response.status) })
  * const response = await handle({ method: 'GET', path: '/plants', query: 'limit=10', header, readBody })
  */
 export function createCore(store: PlantStore, options: CoreOptions = {}): PlantStoreHandler {
-  const { onResponse } = options
-  const observe = (request: CoreRequest, context: Context, response: CoreResponse): CoreResponse => {
-    onResponse?.(request, response, context.principal)
+  const { onOutcome } = options
+  const finish = (request: CoreRequest, trace: Trace, response: CoreResponse): CoreResponse => {
+    onOutcome?.({
+      operation: trace.operation,
+      request,
+      requestBody: trace.requestBody,
+      principal: trace.principal,
+      response,
+      plant: trace.plant,
+    })
     return response
   }
   const respond = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
-    const context: Context = {}
+    const trace: Trace = {}
+    if (store.failure) return finish(request, trace, renderError(store.failure.error))
     try {
-      const response = route(store, request, context)
+      const response = route(store, request, trace)
       if (response instanceof Promise) {
         return response.then(
-          (answer) => observe(request, context, answer),
-          (error: unknown) => observe(request, context, renderError(error)),
+          (answer) => finish(request, trace, answer),
+          (error: unknown) => finish(request, trace, renderError(error)),
         )
       }
-      return observe(request, context, response)
+      return finish(request, trace, response)
     } catch (error) {
-      return observe(request, context, renderError(error))
+      return finish(request, trace, renderError(error))
     }
   }
-  return (request) => (store.settled ? respond(request) : store.ready.then(() => respond(request)))
+  return (request) =>
+    store.settled
+      ? respond(request)
+      : store.ready.then(
+          () => respond(request),
+          (error: unknown) => finish(request, {}, renderError(error)),
+        )
 }
 
-interface Context {
-  principal?: Principal
-}
-
-function route(store: PlantStore, request: CoreRequest, context: Context): CoreResponse | Promise<CoreResponse> {
+function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreResponse | Promise<CoreResponse> {
   const { method, path } = request
-  if (path === plantsPath || path === `${plantsPath}/`) {
-    if (method === 'GET') {
-      const principal = signIn(store, request, context, contract.operations.listPlants.scopes[0])
-      return listPlants(store, principal, request)
-    }
-    if (method === 'POST') {
-      const principal = signIn(store, request, context, contract.operations.addPlant.scopes[0])
-      return addPlant(store, principal, request)
-    }
-    throw methodNotAllowed(method, 'GET, POST')
-  }
-  if (path.startsWith(plantPathPrefix) && path.indexOf('/', plantPathPrefix.length) === -1) {
-    if (method === 'DELETE') {
-      const principal = signIn(store, request, context, contract.operations.deletePlant.scopes[0])
-      return deletePlant(store, principal, path.slice(plantPathPrefix.length))
-    }
-    throw methodNotAllowed(method, 'DELETE')
-  }
-  throw new PlantStoreError('not_found', `No route for ${method} ${path}.`)
-}
-
-function signIn(store: PlantStore, request: CoreRequest, context: Context, scope: Scope): Principal {
+  const found = match(path)
+  if (!found) throw new PlantStoreError('not_found', `No route for ${method} ${path}.`)
+  const operation = found.route.methods.get(method)
+  if (!operation) throw methodNotAllowed(method, found.route.allow)
+  trace.operation = operation
   const principal = authenticate(store, request.header('authorization'))
-  context.principal = principal
-  authorize(principal, scope)
-  return principal
+  trace.principal = principal
+  for (const scope of contract.operations[operation].scopes) authorize(principal, scope)
+  return operations[operation](store, principal, request, found.params, trace)
 }
 
-function methodNotAllowed(method: string, allow: string): PlantStoreError {
-  return new PlantStoreError('method_not_allowed', `Method ${method} is not allowed here; use ${allow}.`, { allow })
-}
+const encoder = new TextEncoder()
 
-/** `{ name, tag }` in that order; an absent tag is omitted, never `null`. */
-function toPlant({ name, tag }: StoredPlant): { name: string; tag?: string } {
-  return tag === undefined ? { name } : { name, tag }
-}
-
-function listPlants(store: PlantStore, principal: Principal, request: CoreRequest): CoreResponse {
-  const limit = parseLimit(request.query)
-  const plants = store.listPlants(principal.tenantId, limit)
-  return { status: 200, headers: json, body: JSON.stringify(plants.map(toPlant)) }
-}
-
-async function addPlant(store: PlantStore, principal: Principal, request: CoreRequest): Promise<CoreResponse> {
-  checkContentType(request.header('content-type'))
-  const body = await request.readBody(contract.maxBodyBytes)
-  if (body === 'too_large') {
-    throw new PlantStoreError('payload_too_large', `The request body is larger than ${contract.maxBodyBytes} bytes.`)
-  }
-  const plant = await store.addPlant(principal.tenantId, parseNewPlant(body))
-  return { status: 200, headers: json, body: JSON.stringify(toPlant(plant)) }
-}
-
-function deletePlant(store: PlantStore, principal: Principal, segment: string): CoreResponse {
-  const id = parsePathId(segment)
-  if (!store.deletePlant(principal.tenantId, id)) {
-    throw new PlantStoreError('not_found', `No plant with id ${id} exists.`)
-  }
-  return { status: 204, headers: {}, body: null }
+function byteLength(text: string): number {
+  return encoder.encode(text).byteLength
 }

@@ -4,7 +4,7 @@ import type { PlantStore, Principal } from './store.ts'
 
 /** RFC 6750 `b64token`. */
 const tokenSyntax = /^[A-Za-z0-9\-._~+/]+=*$/
-/** Longer tokens are refused before they are hashed. */
+/** Longer tokens are refused before they are looked up. */
 const maxTokenLength = 4096
 
 /**

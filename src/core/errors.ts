@@ -93,3 +93,23 @@ export function errorResponse(status: number, message: string, headers: Record<s
     body: JSON.stringify({ error: status, message }),
   }
 }
+
+/**
+ * `invalid_request` (400) with this message.
+ *
+ * @example
+ * throw invalidRequest('limit must be given at most once.')
+ */
+export function invalidRequest(message: string): PlantStoreError {
+  return new PlantStoreError('invalid_request', message)
+}
+
+/**
+ * `method_not_allowed` (405) with the `Allow` header.
+ *
+ * @example
+ * throw methodNotAllowed('PUT', 'GET, HEAD, POST')
+ */
+export function methodNotAllowed(method: string, allow: string): PlantStoreError {
+  return new PlantStoreError('method_not_allowed', `Method ${method} is not allowed here; use ${allow}.`, { allow })
+}

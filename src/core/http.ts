@@ -1,3 +1,4 @@
+import { contract } from '../generated/contract.ts'
 import { PlantStoreError } from './errors.ts'
 
 /**
@@ -30,6 +31,76 @@ export interface CoreResponse {
   readonly body: string | null
 }
 
+/** The headers of every JSON answer. */
+export const jsonHeaders = { 'content-type': 'application/json' } as const
+
+/**
+ * A JSON answer.
+ *
+ * @example
+ * jsonResponse(201, { tenant: 't_1' }) // { status: 201, headers: { 'content-type': 'application/json' }, body: '{"tenant":"t_1"}' }
+ */
+export function jsonResponse(status: number, value: unknown): CoreResponse {
+  return { status, headers: jsonHeaders, body: JSON.stringify(value) }
+}
+
+/** The answer without a body: 204. */
+export const noContent: CoreResponse = { status: 204, headers: {}, body: null }
+
+/**
+ * Reads a request body within the contract's limit; a larger one is
+ * `payload_too_large`.
+ *
+ * @example
+ * const bytes = await readBodyWithinLimit(request)
+ */
+export async function readBodyWithinLimit(request: CoreRequest): Promise<Uint8Array> {
+  const body = await request.readBody(contract.maxBodyBytes)
+  if (body === 'too_large') {
+    throw new PlantStoreError('payload_too_large', `The request body is larger than ${contract.maxBodyBytes} bytes.`)
+  }
+  return body
+}
+
+/**
+ * Collects body chunks up to a limit: what every adapter's body reader
+ * shares, whatever stream it reads from.
+ *
+ * @example
+ * const body = new LimitedBody(65536)
+ * if (!body.push(chunk)) return 'too_large'
+ * body.bytes()
+ */
+export class LimitedBody {
+  readonly #limit: number
+  readonly #chunks: Uint8Array[] = []
+  #size = 0
+
+  constructor(limit: number) {
+    this.#limit = limit
+  }
+
+  /** Adds a chunk; `false` once the body is larger than the limit (the chunk is not kept then). */
+  push(chunk: Uint8Array): boolean {
+    this.#size += chunk.byteLength
+    if (this.#size > this.#limit) return false
+    this.#chunks.push(chunk)
+    return true
+  }
+
+  /** The bytes collected, as one array. */
+  bytes(): Uint8Array {
+    if (this.#chunks.length === 1) return this.#chunks[0]!
+    const bytes = new Uint8Array(this.#size)
+    let offset = 0
+    for (const chunk of this.#chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.byteLength
+    }
+    return bytes
+  }
+}
+
 /**
  * Reads a `ReadableStream` of bytes up to `limit`, stopping (and cancelling
  * the stream) as soon as more arrives. Used by adapters over fetch `Request`s.
@@ -43,27 +114,16 @@ export async function readLimited(
 ): Promise<Uint8Array | 'too_large'> {
   if (!stream) return new Uint8Array(0)
   const reader = stream.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
+  const body = new LimitedBody(limit)
   for (;;) {
     // A body that fails midway (the client went away) is the client's fault, never a 500.
     const { done, value } = await reader.read().catch(() => {
       throw new PlantStoreError('invalid_request', 'The request body could not be read completely.')
     })
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
+    if (done) return body.bytes()
+    if (!body.push(value)) {
       await reader.cancel().catch(() => undefined)
       return 'too_large'
     }
-    chunks.push(value)
   }
-  if (chunks.length === 1 && chunks[0]) return chunks[0]
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
 }

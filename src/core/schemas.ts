@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { contract } from '../generated/contract.ts'
 
-/** The scopes a token can grant. */
-export const scopes = ['plants:read', 'plants:write'] as const
+/** The scopes a token can grant, as the contract lists them. */
+export const scopes = contract.scopes
 export type Scope = (typeof scopes)[number]
 
 /** Counts characters as JSON Schema does: by code point, not UTF-16 unit. */
@@ -35,7 +35,7 @@ const idMessage = `id must be an integer from ${contract.id.minimum} to ${contra
 
 /**
  * A stored plant, and the valid form of a `NewPlant` body: the one schema
- * used both to validate requests and to type the `@msw/data` collection.
+ * used both to validate requests and to type the `@msw/data` collections.
  * Its numbers come from `contracts/openapi.yaml`.
  */
 export const plantSchema = z.object({
@@ -55,36 +55,63 @@ export const plantSchema = z.object({
 
 export type StoredPlant = z.output<typeof plantSchema>
 
-/** A tenant: a team's garden. */
-export const tenantSchema = z.object({
-  id: z.string().min(1),
-  name: z.string(),
-  /** The faker seed its plants were generated from, so it can be reset. */
-  seed: z.number().int(),
-  /** How many plants the seed generates. */
-  seedPlants: z.number().int().min(0),
-  /** How many plants it may hold. */
-  quota: z.number().int().min(0),
-})
+/** The `Plant` the API answers: `{ name, tag }` in that order, an absent tag omitted (never `null`). */
+export type Plant = Pick<StoredPlant, 'name' | 'tag'>
 
-export type Tenant = z.output<typeof tenantSchema>
+/**
+ * Projects a stored plant to the API's `Plant` (the id stays private to the store).
+ *
+ * @example
+ * toPlant({ id: 1, name: 'Fern' }) // { name: 'Fern' }
+ */
+export function toPlant({ name, tag }: StoredPlant): Plant {
+  return tag === undefined ? { name } : { name, tag }
+}
 
-/** A user belongs to one tenant. */
-export const userSchema = z.object({
-  id: z.string().min(1),
-  tenantId: z.string().min(1),
-  name: z.string(),
-})
-
-export type User = z.output<typeof userSchema>
-
-/** An access token belongs to one user and grants scopes until it expires. */
-export const tokenSchema = z.object({
+/** An access token as a world gives it: the scopes it grants until it expires (`null`: never). */
+export const tokenSpecSchema = z.object({
   token: z.string().min(1),
-  userId: z.string().min(1),
   scopes: z.array(z.enum(scopes)),
   /** ISO 8601 instant after which the token is refused; `null` never expires. */
-  expiresAt: z.string().nullable(),
+  expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
 })
 
-export type Token = z.output<typeof tokenSchema>
+/** A user of a tenant, with its tokens. */
+export const userSpecSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  tokens: z.array(tokenSpecSchema),
+})
+
+/** A tenant as a world describes it: its users, and the recipe of its seeded plants. */
+export const tenantSpecSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  /** The faker seed its plants are generated from (and reset to). */
+  seed: z.number().int(),
+  /** How many plants the seed generates. */
+  plants: z.number().int().min(0),
+  /** How many plants it may hold (default: the store's). */
+  quota: z.number().int().min(0).optional(),
+  users: z.array(userSpecSchema),
+})
+
+/** A whole world: the tenants a store starts with. */
+export const worldSchema = z.array(tenantSpecSchema)
+
+export type TokenSpec = z.input<typeof tokenSpecSchema>
+export type UserSpec = z.input<typeof userSpecSchema>
+export type TenantSpec = z.input<typeof tenantSpecSchema>
+
+/** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
+export const tenantSnapshotSchema = tenantSpecSchema.omit({ plants: true, quota: true }).extend({
+  /** How many plants its seed generates (what a reset of the tenant returns to). */
+  seedPlants: z.number().int().min(0),
+  quota: z.number().int().min(0),
+  plants: z.array(plantSchema),
+})
+
+/** The JSON form of a whole store, tenants in creation order. */
+export const snapshotSchema = z.object({ tenants: z.array(tenantSnapshotSchema) })
+
+export type StoreSnapshot = z.output<typeof snapshotSchema>

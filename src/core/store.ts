@@ -1,50 +1,21 @@
-import { Collection } from '@msw/data'
 import { contract } from '../generated/contract.ts'
-import { fingerprint, timingSafeEqual } from './digest.ts'
 import { challenge, PlantStoreError } from './errors.ts'
-import { Garden } from './garden.ts'
+import { randomId } from './random.ts'
 import {
   type Scope,
   type StoredPlant,
-  type Tenant,
-  type Token,
-  tenantSchema,
-  tokenSchema,
-  type User,
-  userSchema,
+  type StoreSnapshot,
+  scopes,
+  type TenantSpec,
+  tenantSpecSchema,
+  toPlant,
+  type UserSpec,
+  worldSchema,
 } from './schemas.ts'
+import { type PlantQueries, TenantPlants } from './tenant-plants.ts'
 
 /** Generates the seeded plants of a tenant: the same seed and count always give the same plants. */
 export type PlantGenerator = (seed: number, count: number) => StoredPlant[]
-
-/** A token as a world description gives it. */
-export interface TokenSpec {
-  token: string
-  scopes: readonly Scope[]
-  expiresAt: string | null
-}
-
-/** A user as a world description gives it. */
-export interface UserSpec {
-  id: string
-  name: string
-  tokens: TokenSpec[]
-}
-
-/** A tenant as a world description gives it: its users, and the recipe of its plants. */
-export interface TenantSpec {
-  id: string
-  name: string
-  seed: number
-  plants: number
-  quota?: number
-  users: UserSpec[]
-}
-
-/** The JSON form of a whole store, in a stable order. */
-export interface StoreSnapshot {
-  tenants: Array<Tenant & { users: Array<User & { tokens: Array<Omit<Token, 'userId'>> }>; plants: StoredPlant[] }>
-}
 
 /** A tenant provisioned at run time (e.g. one per CI job), with its fresh tokens. */
 export interface ProvisionedTenant {
@@ -64,7 +35,7 @@ export interface Principal {
 export interface PlantStoreOptions {
   /** Generates a tenant's seeded plants (see `fixtures/`). */
   generatePlants: PlantGenerator
-  /** The tenants to start with; {@link PlantStore.reset} returns to them. */
+  /** The tenants to start with, and what {@link PlantStore.reset} returns to. */
   world?: readonly TenantSpec[]
   /** Plants a tenant may hold unless its spec says otherwise (default from the contract: 10,000). */
   quota?: number
@@ -72,155 +43,155 @@ export interface PlantStoreOptions {
   now?: () => number
 }
 
-type TokenRecord = ReturnType<Collection<typeof tokenSchema>['all']>[number]
-
-/** A tenant and its plants. */
-interface Plot {
-  readonly tenant: Tenant
-  readonly garden: Garden
+/** A tenant as the store holds it. */
+interface Tenant {
+  readonly id: string
+  readonly name: string
+  readonly seed: number
+  readonly seedPlants: number
+  readonly quota: number
+  readonly users: readonly UserSpec[]
+  readonly plants: TenantPlants
 }
 
+/** A token as the store indexes it: by its exact string. */
+interface IssuedToken {
+  readonly principal: Principal
+  /** Epoch ms after which it is refused; `Infinity` never. */
+  readonly expiresAt: number
+}
+
+/** Everything a store holds, replaced as a whole by a load. */
+interface State {
+  readonly tenants: Map<string, Tenant>
+  readonly tokens: Map<string, IssuedToken>
+  /** Provisioned tenants, least recently used first, with when each was last used. */
+  readonly provisioned: Map<string, number>
+}
+
+const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Map() })
+
 /**
- * The Plant Store's data: tenants, users and tokens in `@msw/data`
- * collections, and each tenant's plants in a collection of its own, so the
- * cost of listing or deleting grows with the caller's tenant, not with the
- * whole store. Knows nothing of HTTP.
+ * The Plant Store's data: tenants, their users' tokens (indexed by the exact
+ * token) and each tenant's plants in `@msw/data` collections of their own, so
+ * what a request costs grows with the caller's tenant, not with the store.
+ * Knows nothing of HTTP. Loads, resets and restores run one after another;
+ * each builds the new state aside and swaps it in whole, so requests never
+ * see a half-loaded store and a failed load changes nothing.
  *
  * @example
- * const store = new PlantStore({ generatePlants })
- * await store.addTenant({ id: 't1', name: 'Acme', seed: 1, plants: 5, users: [] })
- * store.listPlants('t1', 10)
+ * const store = new PlantStore({ generatePlants, world: buildWorld() })
+ * await store.ready
+ * store.plants('acme').findMany((q) => q.where({ tag: 'fern' }))
  */
 export class PlantStore {
-  readonly tenants = new Collection({ schema: tenantSchema })
-  readonly users = new Collection({ schema: userSchema })
-  readonly tokens = new Collection({ schema: tokenSchema })
-
-  readonly #plots = new Map<string, Plot>()
-  readonly #tokensByFingerprint = new Map<number, TokenRecord>()
-  readonly #tenantOfUser = new Map<string, string>()
+  /** Plants a tenant may hold unless its spec says otherwise. */
+  readonly defaultQuota: number
   readonly #generatePlants: PlantGenerator
   readonly #now: () => number
-  readonly defaultQuota: number
+  #state: State = emptyState()
+  /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly TenantSpec[] = []
-  /** Provisioned tenants, least recently used first, with when each was last used. */
-  readonly #idle = new Map<string, number>()
-  #loading: Promise<void> = Promise.resolve()
-  #pendingLoads = 0
+  /** Loads, resets and restores, one after another; settles with the latest. */
+  #queue: Promise<void> = Promise.resolve()
+  #pending = 0
+  /** Why the initial world could not be loaded, until a later load succeeds. */
+  #failure: { readonly error: unknown } | undefined
 
+  /** Throws at once when `world` is not a valid world; {@link ready} rejects if it cannot be loaded. */
   constructor(options: PlantStoreOptions) {
     this.#generatePlants = options.generatePlants
     this.#now = options.now ?? Date.now
     this.defaultQuota = options.quota ?? contract.defaultQuota
     if (options.world) {
-      this.load(options.world).catch((error: unknown) => {
-        console.error('[plant-store-mock] the initial world failed to load:', error)
+      this.#world = worldSchema.parse(options.world)
+      // Reported through `ready` (and to every request); never an unhandled rejection.
+      this.#enqueue(() => this.#build(this.#world.map((spec) => ({ spec })))).catch((error: unknown) => {
+        this.#failure = { error }
       })
     }
   }
 
-  /** Settles once the latest {@link load} (or the initial world) is in place. */
+  /** Settles once the latest load, reset or restore is in place; rejects if it failed. */
   get ready(): Promise<void> {
-    return this.#loading
+    return this.#queue
   }
 
   /**
-   * Replaces everything with these tenants and makes them the state that
-   * {@link reset} returns to. Requests wait until it is done.
+   * Why the store cannot serve: its initial world failed to load (and no
+   * load since succeeded). Requests answer 500 then, never an empty store.
    */
-  load(world: readonly TenantSpec[]): Promise<void> {
-    this.#pendingLoads++
-    const loading = this.#loading.then(async () => {
-      for (const tenantId of [...this.#plots.keys()]) await this.removeTenant(tenantId)
-      this.#world = world
-      for (const spec of world) await this.addTenant(spec)
-    })
-    // A failed load must not wedge every later request: keep the error for this caller only.
-    this.#loading = loading
-      .catch(() => undefined)
-      .finally(() => {
-        this.#pendingLoads--
-      })
-    return loading
+  get failure(): { readonly error: unknown } | undefined {
+    return this.#failure
   }
 
-  /** Puts the whole store back to the world it was last loaded with. */
+  /** Whether no load, reset or restore is under way, so reads see a settled store. */
+  get settled(): boolean {
+    return this.#pending === 0
+  }
+
+  /** Replaces everything with these tenants; requests wait until it is done. {@link reset} still returns to the set-up world. */
+  load(world: readonly TenantSpec[]): Promise<void> {
+    const specs = worldSchema.parse(world)
+    return this.#enqueue(() => this.#build(specs.map((spec) => ({ spec }))))
+  }
+
+  /** Puts the whole store back to the world it was set up with, whatever was loaded since. */
   reset(): Promise<void> {
     return this.load(this.#world)
   }
 
-  /** Adds a tenant with its users, tokens and seeded plants. */
-  async addTenant(spec: TenantSpec): Promise<Tenant> {
-    if (this.#plots.has(spec.id)) throw new Error(`Tenant "${spec.id}" already exists`)
-    const tenant = await this.tenants.create({
-      id: spec.id,
-      name: spec.name,
-      seed: spec.seed,
-      seedPlants: spec.plants,
-      quota: spec.quota ?? this.defaultQuota,
+  /**
+   * Replaces everything with a {@link snapshot}: tenants, users, tokens and
+   * plants exactly as saved. Tenants listed in `provisioned` come back as
+   * provisioned (evictable); the others become the world {@link reset}
+   * returns to.
+   */
+  restore(snapshot: StoreSnapshot, provisioned: readonly string[] = []): Promise<void> {
+    const isProvisioned = new Set(provisioned)
+    const tenants = snapshot.tenants.map(({ seedPlants, plants, ...tenant }) => ({
+      spec: tenantSpecSchema.parse({ ...tenant, plants: seedPlants }),
+      plants,
+      provisioned: isProvisioned.has(tenant.id),
+    }))
+    return this.#enqueue(async () => {
+      await this.#build(tenants)
+      this.#world = tenants.filter((tenant) => !tenant.provisioned).map(({ spec }) => spec)
     })
-    this.#plots.set(spec.id, { tenant, garden: new Garden() })
-    for (const user of spec.users) {
-      await this.users.create({ id: user.id, tenantId: spec.id, name: user.name })
-      this.#tenantOfUser.set(user.id, spec.id)
-      for (const token of user.tokens) await this.addToken({ ...token, scopes: [...token.scopes], userId: user.id })
-    }
-    await this.#seed(spec.id)
-    return tenant
   }
 
-  /** Issues a token for an existing user. */
-  async addToken(token: Token): Promise<void> {
-    if (!this.#tenantOfUser.has(token.userId)) throw new Error(`User "${token.userId}" does not exist`)
-    const record = await this.tokens.create(token)
-    this.#tokensByFingerprint.set(fingerprint(token.token), record)
+  /** Adds a tenant with its users, tokens and seeded plants (for provider states and tests). */
+  async addTenant(spec: TenantSpec): Promise<void> {
+    await this.#settle()
+    this.#insert(await this.#tenant(tenantSpecSchema.parse(spec)), false)
   }
 
-  /** Removes a tenant with its users, tokens and plants. */
-  async removeTenant(tenantId: string): Promise<boolean> {
-    if (!this.#plots.delete(tenantId)) return false
-    this.#idle.delete(tenantId)
-    this.tenants.delete((q) => q.where({ id: tenantId }))
-    const users = this.users.deleteMany((q) => q.where({ tenantId }))
-    for (const user of users) {
-      this.#tenantOfUser.delete(user.id)
-      const tokens = this.tokens.deleteMany((q) => q.where({ userId: user.id }))
-      for (const token of tokens) this.#tokensByFingerprint.delete(fingerprint(token.token))
-    }
+  /** Removes a tenant with its users, tokens and plants: its tokens stop working at once. */
+  removeTenant(tenantId: string): boolean {
+    const tenant = this.#state.tenants.get(tenantId)
+    if (!tenant) return false
+    this.#state.tenants.delete(tenantId)
+    this.#state.provisioned.delete(tenantId)
+    for (const user of tenant.users) for (const { token } of user.tokens) this.#state.tokens.delete(token)
     return true
   }
 
   /**
    * Resolves a presented token to its principal. Throws `invalid_token` for
-   * an unknown or expired token.
-   */
-  async authenticate(token: string): Promise<Principal> {
-    await this.#loading
-    return this.resolveToken(token)
-  }
-
-  /** Whether no {@link load} is under way, so reads see a settled store. */
-  get settled(): boolean {
-    return this.#pendingLoads === 0
-  }
-
-  /**
-   * {@link authenticate} without waiting for a load under way: for callers
-   * that checked {@link settled} (the request path stays synchronous then).
+   * an unknown or expired token. Call it on a {@link settled} store.
    */
   resolveToken(token: string): Principal {
-    const record = this.#tokensByFingerprint.get(fingerprint(token))
-    const tenantId = record && timingSafeEqual(record.token, token) ? this.#tenantOfUser.get(record.userId) : undefined
-    if (!record || !tenantId) throw invalidToken('The access token is not recognised.')
-    if (record.expiresAt !== null && Date.parse(record.expiresAt) <= this.#now()) {
-      throw invalidToken('The access token has expired.')
-    }
-    if (this.#idle.has(tenantId)) {
+    const issued = this.#state.tokens.get(token)
+    if (!issued) throw invalidToken('The access token is not recognised.')
+    if (issued.expiresAt <= this.#now()) throw invalidToken('The access token has expired.')
+    const { provisioned } = this.#state
+    const { tenantId } = issued.principal
+    if (provisioned.has(tenantId)) {
       // Move to the end: the map stays ordered from least to most recently used.
-      this.#idle.delete(tenantId)
-      this.#idle.set(tenantId, this.#now())
+      provisioned.delete(tenantId)
+      provisioned.set(tenantId, this.#now())
     }
-    return { tenantId, userId: record.userId, scopes: record.scopes }
+    return issued.principal
   }
 
   /**
@@ -230,102 +201,78 @@ export class PlantStore {
    * {@link reset} removes it.
    */
   async provisionTenant(options: { plants: number; seed: number; quota?: number }): Promise<ProvisionedTenant> {
-    await this.#loading
-    const id = `t_${randomToken(12)}`
-    const tokens = { read: `psm_${randomToken(24)}`, write: `psm_${randomToken(24)}` }
-    await this.addTenant({
+    const id = `t_${randomId(12)}`
+    const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
+    const spec = tenantSpecSchema.parse({
       id,
       name: `Provisioned tenant ${id}`,
       seed: options.seed,
       plants: options.plants,
-      ...(options.quota === undefined ? {} : { quota: options.quota }),
+      quota: options.quota,
       users: [
-        {
-          id: `${id}.write`,
-          name: 'CI gardener',
-          tokens: [{ token: tokens.write, scopes: ['plants:read', 'plants:write'], expiresAt: null }],
-        },
-        {
-          id: `${id}.read`,
-          name: 'CI visitor',
-          tokens: [{ token: tokens.read, scopes: ['plants:read'], expiresAt: null }],
-        },
+        { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes] }] },
+        { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'] }] },
       ],
     })
-    this.#idle.set(id, this.#now())
+    await this.#settle()
+    this.#insert(await this.#tenant(spec), true)
     return { tenant: id, tokens, plants: options.plants, seed: options.seed }
   }
 
   /** The provisioned tenants, least recently used first. */
   provisionedTenants(): string[] {
-    return [...this.#idle.keys()]
-  }
-
-  /** When a provisioned tenant was created or last authenticated (epoch ms); `undefined` for others. */
-  lastUsed(tenantId: string): number | undefined {
-    return this.#idle.get(tenantId)
+    return [...this.#state.provisioned.keys()]
   }
 
   /**
    * Removes provisioned tenants, least recently used first, until at most
    * `max` remain. The world's tenants are never evicted. Returns the evicted ids.
    */
-  async evictIdle(max: number): Promise<string[]> {
+  evictIdle(max: number): string[] {
     const evicted: string[] = []
-    for (const tenantId of this.#idle.keys()) {
-      if (this.#idle.size <= max) break
-      await this.removeTenant(tenantId)
+    for (const tenantId of this.#state.provisioned.keys()) {
+      if (this.#state.provisioned.size <= max) break
+      this.removeTenant(tenantId)
       evicted.push(tenantId)
     }
     return evicted
   }
 
+  /** Whether a tenant exists. */
+  hasTenant(tenantId: string): boolean {
+    return this.#state.tenants.has(tenantId)
+  }
+
   /**
-   * Replaces everything with a {@link snapshot}: tenants, users, tokens and
-   * plants exactly as saved. Tenants listed in `provisioned` come back as
-   * provisioned (evictable); the others become the world {@link reset}
-   * returns to. Requests wait until it is done.
+   * A tenant's plants to query with `@msw/data`'s API (`findMany`,
+   * `findFirst`, `count`, `all`), oldest first. Read-only: change them through
+   * the API (or {@link addPlant} and {@link deletePlant}), which keep the
+   * tenant's rules (unique ids, quota).
+   *
+   * @example
+   * store.plants('acme').findMany((q) => q.where({ tag: 'fern' }))
    */
-  restore(snapshot: StoreSnapshot, provisioned: readonly string[] = []): Promise<void> {
-    const isProvisioned = new Set(provisioned)
-    const specs = snapshot.tenants.map(
-      (tenant): TenantSpec => ({
-        id: tenant.id,
-        name: tenant.name,
-        seed: tenant.seed,
-        plants: tenant.seedPlants,
-        quota: tenant.quota,
-        users: tenant.users.map((user) => ({ id: user.id, name: user.name, tokens: user.tokens })),
-      }),
-    )
-    this.#pendingLoads++
-    const restoring = this.#loading.then(async () => {
-      for (const tenantId of [...this.#plots.keys()]) await this.removeTenant(tenantId)
-      this.#world = specs.filter((spec) => !isProvisioned.has(spec.id))
-      for (const [index, spec] of specs.entries()) {
-        await this.addTenant(spec)
-        const garden = this.#plot(spec.id).garden
-        garden.clear()
-        for (const plant of snapshot.tenants[index]?.plants ?? []) await garden.add(plant)
-        if (isProvisioned.has(spec.id)) this.#idle.set(spec.id, this.#now())
-      }
-    })
-    this.#loading = restoring
-      .catch(() => undefined)
-      .finally(() => {
-        this.#pendingLoads--
-      })
-    return restoring
+  plants(tenantId: string): PlantQueries {
+    return this.#get(tenantId).plants
   }
 
   /** The tenant's plants in creation order, at most `limit` of them. */
   listPlants(tenantId: string, limit?: number): StoredPlant[] {
-    return this.#plot(tenantId).garden.list(limit)
+    return this.#get(tenantId).plants.list(limit)
+  }
+
+  /**
+   * A value derived from the tenant's plants, kept until the tenant's next
+   * write: e.g. the serialized list, so repeated reads skip the work.
+   */
+  derive<T>(tenantId: string, key: string, compute: (plants: PlantQueries & Pick<TenantPlants, 'list'>) => T): T {
+    const { plants } = this.#get(tenantId)
+    return plants.derive(key, () => compute(plants))
   }
 
   /** Number of plants the tenant holds. */
   countPlants(tenantId: string): number {
-    return this.#plot(tenantId).garden.size
+    return this.#get(tenantId).plants.count()
   }
 
   /**
@@ -333,74 +280,117 @@ export class PlantStore {
    * taken and `quota_exceeded` when the tenant is full; nothing changes then.
    */
   async addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
-    const { tenant, garden } = this.#plot(tenantId)
-    if (garden.has(plant.id)) {
-      throw new PlantStoreError('conflict', `A plant with id ${plant.id} already exists.`)
-    }
-    const quota = tenant.quota
-    if (garden.size >= quota) {
+    const { quota, plants } = this.#get(tenantId)
+    if (plants.has(plant.id)) throw new PlantStoreError('conflict', `A plant with id ${plant.id} already exists.`)
+    if (plants.count() >= quota) {
       throw new PlantStoreError(
         'quota_exceeded',
         `The tenant already holds its quota of ${quota} plants; delete some before adding more.`,
       )
     }
-    return garden.add(plant)
+    return plants.add(plant)
   }
 
-  /** Deletes the plant with this id from the tenant; `false` when it has none. */
-  deletePlant(tenantId: string, id: number): boolean {
-    return this.#plot(tenantId).garden.delete(id)
+  /** Deletes the plant with this id from the tenant; answers it, or `undefined` when the tenant has none. */
+  deletePlant(tenantId: string, id: number): StoredPlant | undefined {
+    return this.#get(tenantId).plants.delete(id)
   }
 
   /** Puts one tenant's plants back to its seeded state. */
   async resetTenant(tenantId: string): Promise<void> {
-    await this.#seed(tenantId)
-  }
-
-  /** Whether a tenant exists. */
-  hasTenant(tenantId: string): boolean {
-    return this.#plots.has(tenantId)
+    const tenant = this.#get(tenantId)
+    const reseeded = await this.#tenant({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants })
+    // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
+    if (this.#state.tenants.get(tenantId) === tenant) this.#state.tenants.set(tenantId, reseeded)
   }
 
   /** The whole store as JSON-ready data, tenants in creation order. */
   snapshot(): StoreSnapshot {
     return {
-      tenants: this.tenants.all().map((tenant) => ({
-        ...tenant,
-        users: this.users
-          .findMany((q) => q.where({ tenantId: tenant.id }))
-          .map((user) => ({
-            ...user,
-            tokens: this.tokens
-              .findMany((q) => q.where({ userId: user.id }))
-              .map(({ token, scopes, expiresAt }) => ({ token, scopes: [...scopes], expiresAt })),
-          })),
-        plants: this.listPlants(tenant.id).map(({ id, name, tag }) =>
-          tag === undefined ? { id, name } : { id, name, tag },
-        ),
+      tenants: [...this.#state.tenants.values()].map(({ id, name, seed, seedPlants, quota, users, plants }) => ({
+        id,
+        name,
+        seed,
+        seedPlants,
+        quota,
+        users: users.map((user) => ({
+          id: user.id,
+          name: user.name,
+          tokens: user.tokens.map(({ token, scopes, expiresAt = null }) => ({ token, scopes: [...scopes], expiresAt })),
+        })),
+        plants: plants.list().map((plant) => ({ id: plant.id, ...toPlant(plant) })),
       })),
     }
   }
 
-  async #seed(tenantId: string): Promise<void> {
-    const { tenant, garden } = this.#plot(tenantId)
-    garden.clear()
-    for (const plant of this.#generatePlants(tenant.seed, tenant.seedPlants)) await garden.add(plant)
+  /** Runs a load, reset or restore after the ones before it; requests wait while any is under way. */
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    this.#pending++
+    const run = this.#queue
+      .catch(() => undefined)
+      .then(task)
+      .finally(() => {
+        this.#pending--
+      })
+    this.#queue = run
+    return run
   }
 
-  #plot(tenantId: string): Plot {
-    const plot = this.#plots.get(tenantId)
-    if (!plot) throw new Error(`Tenant "${tenantId}" does not exist`)
-    return plot
+  /** Waits for loads under way, without failing when the last one failed. */
+  #settle(): Promise<void> {
+    return this.#queue.catch(() => undefined)
   }
-}
 
-/** `bytes` random bytes as base64url: valid RFC 6750 token characters. */
-function randomToken(bytes: number): string {
-  const buffer = crypto.getRandomValues(new Uint8Array(bytes))
-  let binary = ''
-  for (const byte of buffer) binary += String.fromCharCode(byte)
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')
+  /** Builds a whole new state aside, then swaps it in. */
+  async #build(
+    tenants: ReadonlyArray<{ spec: TenantSpec; plants?: readonly StoredPlant[]; provisioned?: boolean }>,
+  ): Promise<void> {
+    const previous = this.#state
+    this.#state = emptyState()
+    try {
+      for (const { spec, plants, provisioned = false } of tenants) {
+        this.#insert(await this.#tenant(spec, plants), provisioned)
+      }
+      this.#failure = undefined
+    } catch (error) {
+      this.#state = previous
+      throw error
+    }
+  }
+
+  /** Creates a tenant from its spec, with `plants` or else its seeded plants. */
+  async #tenant(spec: TenantSpec, plants?: readonly StoredPlant[]): Promise<Tenant> {
+    const { id, name, seed, plants: seedPlants, quota = this.defaultQuota, users } = tenantSpecSchema.parse(spec)
+    const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
+    for (const plant of plants ?? this.#generatePlants(seed, seedPlants)) await tenant.plants.add(plant)
+    return tenant
+  }
+
+  #insert(tenant: Tenant, provisioned: boolean): void {
+    const { tenants, tokens } = this.#state
+    if (tenants.has(tenant.id)) throw new Error(`Tenant "${tenant.id}" already exists`)
+    for (const user of tenant.users) {
+      for (const { token } of user.tokens) {
+        if (tokens.has(token)) throw new Error(`Token of user "${user.id}" is already issued`)
+      }
+    }
+    tenants.set(tenant.id, tenant)
+    if (provisioned) this.#state.provisioned.set(tenant.id, this.#now())
+    for (const user of tenant.users) {
+      for (const { token, scopes, expiresAt } of user.tokens) {
+        tokens.set(token, {
+          principal: { tenantId: tenant.id, userId: user.id, scopes },
+          expiresAt: expiresAt ? Date.parse(expiresAt) : Number.POSITIVE_INFINITY,
+        })
+      }
+    }
+  }
+
+  #get(tenantId: string): Tenant {
+    const tenant = this.#state.tenants.get(tenantId)
+    if (!tenant) throw new Error(`Tenant "${tenantId}" does not exist`)
+    return tenant
+  }
 }
 
 function invalidToken(message: string): PlantStoreError {

@@ -1,13 +1,9 @@
 import { contract } from '../generated/contract.ts'
-import { PlantStoreError } from './errors.ts'
+import { invalidRequest as invalid, PlantStoreError } from './errors.ts'
 import { plantSchema, type StoredPlant } from './schemas.ts'
 
 const digitsOnly = /^[0-9]+$/
 const signedDigits = /^-?[0-9]+$/
-
-function invalid(message: string): PlantStoreError {
-  return new PlantStoreError('invalid_request', message)
-}
 
 /**
  * Parses the `limit` query parameter: absent is `undefined` (all plants);

@@ -2,9 +2,20 @@
 /** The numbers and scopes of the contract, as the core enforces them. */
 export const contract = {
   "version": "1.0.0",
+  "scopes": [
+    "plants:read",
+    "plants:write"
+  ],
   "operations": {
     "listPlants": {
       "method": "GET",
+      "path": "/plants",
+      "scopes": [
+        "plants:read"
+      ]
+    },
+    "headPlants": {
+      "method": "HEAD",
       "path": "/plants",
       "scopes": [
         "plants:read"

@@ -24,7 +24,12 @@ export interface paths {
         post: operations["addPlant"];
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Answers the headers of the plant list, without its body.
+         * @description HTTP's HEAD for `GET /plants`: the same rules, status and headers as the
+         *     list (including `Content-Length` and `WWW-Authenticate`), and no body.
+         */
+        head: operations["headPlants"];
         patch?: never;
         trace?: never;
     };
@@ -161,7 +166,15 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description The maximum number of results to return: decimal digits only, 0 to
+         *     2147483647. Absent means all plants; 0 returns an empty array.
+         *     Anything else (empty, signed, fractional, exponent, hex, spaces,
+         *     repeated, above int32) is a 400.
+         */
+        limit: number;
+    };
     requestBodies: never;
     headers: {
         /** @description RFC 6750 challenge, e.g. `Bearer realm="plant-store", error="invalid_token"`. */
@@ -180,7 +193,7 @@ export interface operations {
                  *     Anything else (empty, signed, fractional, exponent, hex, spaces,
                  *     repeated, above int32) is a 400.
                  */
-                limit?: number;
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -232,6 +245,55 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             507: components["responses"]["QuotaExceeded"];
+        };
+    };
+    headPlants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of results to return: decimal digits only, 0 to
+                 *     2147483647. Absent means all plants; 0 returns an empty array.
+                 *     Anything else (empty, signed, fractional, exponent, hex, spaces,
+                 *     repeated, above int32) is a 400.
+                 */
+                limit?: components["parameters"]["limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the headers of the plant list, no body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as for GET, without the Error body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as for GET, without the Error body */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as for GET, without the Error body */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     deletePlant: {

@@ -1,5 +1,5 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
-import { type CoreOptions, createCore } from '../core/app.ts'
+import { type CoreOptions, createCore, routes } from '../core/app.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
@@ -12,9 +12,10 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
 }
 
 /**
- * Creates the msw request handlers of the Plant Store: `GET /plants`,
- * `POST /plants` and `DELETE /plants/{id}`, with every rule of the contract
- * (auth, validation, tenancy, Error bodies) applied by the shared core.
+ * Creates the msw request handlers of the Plant Store: one per operation of
+ * the contract (`GET`/`HEAD /plants`, `POST /plants`, `DELETE /plants/{id}`),
+ * with every rule of the contract (auth, validation, tenancy, Error bodies)
+ * applied by the shared core.
  *
  * @example
  * import { setupServer } from 'msw/node'
@@ -23,37 +24,39 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
  */
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
   const store = options.store ?? createPlantStore(options)
-  const handle = createCore(store, options.onResponse ? { onResponse: options.onResponse } : {})
+  const handle = createCore(store, options.onOutcome ? { onOutcome: options.onOutcome } : {})
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
 
-  const answer = (request: Request, path: string) => {
-    const response = handle(toCoreRequest(request, path))
+  const resolvers = routes.map(({ segments }) => ({ request }: { request: Request }) => {
+    const response = handle(toCoreRequest(request, segments.length))
     return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
-  }
-  const plants = ({ request }: { request: Request }) => answer(request, '/plants')
-  const plant = ({ request }: { request: Request }) => {
-    const { pathname } = new URL(request.url)
-    return answer(request, `/plants/${pathname.slice(pathname.lastIndexOf('/') + 1)}`)
-  }
+  })
+  const mswPath = (path: string) => `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`
   // One handler per operation first (msw matches a method-specific handler fastest),
-  // then catch-alls so that other methods get the core's 405 with `Allow`.
+  // then a catch-all per path so that other methods get the core's 405 with `Allow`.
   return [
-    http.get(`${base}/plants`, plants),
-    http.post(`${base}/plants`, plants),
-    http.delete(`${base}/plants/:id`, plant),
-    http.all(`${base}/plants`, plants),
-    http.all(`${base}/plants/:id`, plant),
+    ...routes.flatMap(({ path, methods }, i) =>
+      [...methods.keys()].map((method) => http[method.toLowerCase() as 'get'](mswPath(path), resolvers[i]!)),
+    ),
+    ...routes.map(({ path }, i) => http.all(mswPath(path), resolvers[i]!)),
   ]
 }
 
-function toCoreRequest(request: Request, path: string): CoreRequest {
+/**
+ * The core's view of a fetch `Request`: its path is the last `segments`
+ * segments of the URL's path, as sent (the part below any base address).
+ */
+function toCoreRequest(request: Request, segments: number): CoreRequest {
   const url = request.url
   const queryStart = url.indexOf('?')
   const hashStart = url.indexOf('#')
   const query = queryStart === -1 ? '' : url.slice(queryStart + 1, hashStart === -1 ? undefined : hashStart)
+  const { pathname } = new URL(url)
+  const trailingSlash = pathname.length > 1 && pathname.endsWith('/')
+  const parts = (trailingSlash ? pathname.slice(0, -1) : pathname).split('/')
   return {
     method: request.method,
-    path,
+    path: `/${parts.slice(-segments).join('/')}${trailingSlash ? '/' : ''}`,
     query,
     header: (name) => request.headers.get(name),
     readBody: (limit) => readLimited(request.body, limit),

@@ -1,12 +1,13 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { authenticate, authorize } from '../core/auth.ts'
-import { timingSafeEqual } from '../core/digest.ts'
-import { PlantStoreError, renderError } from '../core/errors.ts'
-import type { CoreRequest, CoreResponse } from '../core/http.ts'
-import type { RequestJournal } from '../core/journal.ts'
-import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
+import { invalidRequest, methodNotAllowed, PlantStoreError, renderError } from '../core/errors.ts'
+import { type CoreRequest, type CoreResponse, jsonResponse, noContent, readBodyWithinLimit } from '../core/http.ts'
+import { randomSeed } from '../core/random.ts'
+import type { Scope } from '../core/schemas.ts'
+import type { PlantStore, Principal, ProvisionedTenant } from '../core/store.ts'
 import { checkContentType, parseJsonObject } from '../core/validation.ts'
-import { contract } from '../generated/contract.ts'
+import type { RequestJournal } from './journal.ts'
 
 export interface AdminOptions {
   store: PlantStore
@@ -21,7 +22,8 @@ export interface AdminOptions {
   onProvisioned?: (tenant: ProvisionedTenant, evicted: readonly string[]) => void
 }
 
-const json = { 'content-type': 'application/json' } as const
+/** One admin route: the methods it answers, and what it does. */
+type AdminRoute = { readonly allow: string; run(request: CoreRequest): Promise<CoreResponse> | CoreResponse }
 
 /**
  * The sandbox's admin API as a transport-neutral handler; paths are below
@@ -36,93 +38,88 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   const { store, journal } = options
   const maxTenants = options.maxTenants ?? 100
   const plantsPerTenant = options.plantsPerTenant ?? 5
+  const adminKey = options.adminKey === undefined ? undefined : digest(options.adminKey)
 
-  async function provision(request: CoreRequest): Promise<CoreResponse> {
-    if (options.adminKey !== undefined) {
-      const presented = request.header('x-admin-key')
-      if (presented === null || !timingSafeEqual(options.adminKey, presented)) {
-        throw new PlantStoreError('unauthorized', 'Creating tenants needs the sandbox admin key in "X-Admin-Key".', {
-          'www-authenticate': 'X-Admin-Key realm="plant-store-sandbox"',
-        })
-      }
-    }
-    const { plants = plantsPerTenant, seed = randomSeed() } = await readRecipe(request, store.defaultQuota)
-    const tenant = await store.provisionTenant({ plants, seed })
-    const evicted = await store.evictIdle(maxTenants)
-    for (const tenantId of evicted) journal.forget(tenantId)
-    options.onProvisioned?.(tenant, evicted)
-    return { status: 201, headers: json, body: JSON.stringify(tenant) }
+  /** The caller's principal, once loads under way are done, holding `scope`. */
+  const signIn = async (request: CoreRequest, scope: Scope): Promise<Principal> => {
+    await store.ready.catch(() => undefined)
+    const principal = authenticate(store, request.header('authorization'))
+    authorize(principal, scope)
+    return principal
   }
 
-  async function route(request: CoreRequest): Promise<CoreResponse> {
-    const { method, path } = request
-    switch (path) {
-      case '/tenants':
-        if (method !== 'POST') throw methodNotAllowed(method, 'POST')
-        return provision(request)
-      case '/reset': {
-        if (method !== 'POST') throw methodNotAllowed(method, 'POST')
-        await store.ready
-        const principal = authenticate(store, request.header('authorization'))
-        authorize(principal, 'plants:write')
-        await store.resetTenant(principal.tenantId)
-        journal.forget(principal.tenantId)
-        return { status: 204, headers: {}, body: null }
-      }
-      case '/requests': {
-        if (method !== 'GET') throw methodNotAllowed(method, 'GET')
-        await store.ready
-        const principal = authenticate(store, request.header('authorization'))
-        authorize(principal, 'plants:read')
-        const requests = journal.entries(principal.tenantId)
-        return { status: 200, headers: json, body: JSON.stringify({ tenant: principal.tenantId, requests }) }
-      }
-      case '/health':
-        if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, 'GET, HEAD')
-        return { status: 200, headers: json, body: '{"status":"ok"}' }
-      default:
-        throw new PlantStoreError('not_found', `No sandbox route for ${method} ${path}.`)
-    }
+  const routes: Record<string, AdminRoute> = {
+    '/tenants': {
+      allow: 'POST',
+      async run(request) {
+        const presented = request.header('x-admin-key')
+        if (adminKey && (presented === null || !timingSafeEqual(adminKey, digest(presented)))) {
+          throw new PlantStoreError('unauthorized', 'Creating tenants needs the sandbox admin key in "X-Admin-Key".', {
+            'www-authenticate': 'X-Admin-Key realm="plant-store-sandbox"',
+          })
+        }
+        const { plants = plantsPerTenant, seed = randomSeed() } = await readRecipe(request, store.defaultQuota)
+        const tenant = await store.provisionTenant({ plants, seed })
+        const evicted = store.evictIdle(maxTenants)
+        for (const tenantId of evicted) journal.forget(tenantId)
+        options.onProvisioned?.(tenant, evicted)
+        return jsonResponse(201, tenant)
+      },
+    },
+    '/reset': {
+      allow: 'POST',
+      async run(request) {
+        const { tenantId } = await signIn(request, 'plants:write')
+        await store.resetTenant(tenantId)
+        journal.forget(tenantId)
+        return noContent
+      },
+    },
+    '/requests': {
+      allow: 'GET',
+      async run(request) {
+        const { tenantId } = await signIn(request, 'plants:read')
+        return jsonResponse(200, { tenant: tenantId, requests: journal.entries(tenantId) })
+      },
+    },
+    '/health': {
+      allow: 'GET, HEAD',
+      run: () => jsonResponse(200, { status: 'ok' }),
+    },
   }
 
   return async (request) => {
     try {
-      return await route(request)
+      const { method, path } = request
+      const route = Object.hasOwn(routes, path) ? routes[path] : undefined
+      if (!route) throw new PlantStoreError('not_found', `No sandbox route for ${method} ${path}.`)
+      if (!route.allow.split(', ').includes(method)) throw methodNotAllowed(method, route.allow)
+      return await route.run(request)
     } catch (error) {
       return renderError(error)
     }
   }
 }
 
+/** A fixed-length digest, so that comparing keys in constant time does not depend on their lengths. */
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key).digest()
+}
+
 /** Reads the optional `{ "plants": n, "seed": s }` of a tenant request. */
 async function readRecipe(request: CoreRequest, quota: number): Promise<{ plants?: number; seed?: number }> {
-  const body = await request.readBody(contract.maxBodyBytes)
-  if (body === 'too_large') {
-    throw new PlantStoreError('payload_too_large', `The request body is larger than ${contract.maxBodyBytes} bytes.`)
-  }
+  const body = await readBodyWithinLimit(request)
   if (body.byteLength === 0) return {}
   checkContentType(request.header('content-type'))
   const { plants, seed } = parseJsonObject(body, 'such as {"plants": 10, "seed": 7}')
   if (plants !== undefined && !(Number.isInteger(plants) && (plants as number) >= 0 && (plants as number) <= quota)) {
-    throw invalid(`plants must be an integer from 0 to ${quota}.`)
+    throw invalidRequest(`plants must be an integer from 0 to ${quota}.`)
   }
   if (seed !== undefined && !(Number.isInteger(seed) && Math.abs(seed as number) <= 2 ** 31 - 1)) {
-    throw invalid('seed must be an integer from -2147483647 to 2147483647.')
+    throw invalidRequest('seed must be an integer from -2147483647 to 2147483647.')
   }
   return {
     ...(plants === undefined ? {} : { plants: plants as number }),
     ...(seed === undefined ? {} : { seed: seed as number }),
   }
-}
-
-function invalid(message: string): PlantStoreError {
-  return new PlantStoreError('invalid_request', message)
-}
-
-function methodNotAllowed(method: string, allow: string): PlantStoreError {
-  return new PlantStoreError('method_not_allowed', `Method ${method} is not allowed here; use ${allow}.`, { allow })
-}
-
-function randomSeed(): number {
-  return crypto.getRandomValues(new Uint32Array(1))[0]! >>> 1
 }

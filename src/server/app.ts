@@ -1,53 +1,19 @@
-import { randomUUID } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import cors from 'cors'
 import express, { type ErrorRequestHandler, type Router } from 'express'
 import type { Logger } from 'pino'
-import { createCore } from '../core/app.ts'
-import { authenticate } from '../core/auth.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
-import { RequestJournal } from '../core/journal.ts'
-import { type DelayRange, withSimulation } from '../core/simulation.ts'
-import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
-import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
-import { createAdmin } from './admin.ts'
 import { docsRouter } from './docs.ts'
-import type { Webhook } from './webhook.ts'
+import { requestLog } from './request-log.ts'
+import {
+  type CreateAppOptions,
+  corsOptions,
+  type PlantStoreRouterOptions,
+  type SandboxParts,
+  sandboxParts,
+} from './sandbox.ts'
 
-export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
-  /** The store to serve; by default a new one seeded with the fixture world. */
-  store?: PlantStore
-  /** The request journal behind `GET /__sandbox/requests`; by default a new one. */
-  journal?: RequestJournal
-  /** Exchanges journaled per tenant (default 50). */
-  journalSize?: number
-  /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
-  adminKey?: string
-  /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
-  maxTenants?: number
-  /** Delay every API answer (a slow network), fixed or a range in ms. */
-  delay?: DelayRange
-  /** Posts each created plant to a URL. */
-  webhook?: Webhook
-  /** Logs sandbox events (tenant provisioning, eviction). */
-  logger?: Logger
-}
-
-export interface CreateAppOptions extends PlantStoreRouterOptions {
-  /** Origins allowed by CORS: `'*'` (the default) or a list such as `['http://localhost:5173']`. */
-  corsOrigins?: '*' | readonly string[]
-  /** Logs one structured pino line per request, with a request id; by default nothing is logged. */
-  logger?: Logger
-}
-
-const corsHeaders = {
-  methods: ['GET', 'POST', 'DELETE'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Admin-Key', 'X-Request-Id'],
-  exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
-  maxAge: 600,
-  optionsSuccessStatus: 204,
-}
+export type { CreateAppOptions, PlantStoreRouterOptions } from './sandbox.ts'
 
 /**
  * The whole sandbox as a mountable Express router: the Plant Store API
@@ -61,39 +27,10 @@ const corsHeaders = {
  * app.use('/plant-store', plantStoreRouter({ seed: 7 }))
  */
 export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router {
-  const store = options.store ?? createPlantStore(options)
-  const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
-  const { webhook, logger } = options
-  const core = createCore(store, {
-    onResponse: webhook
-      ? (request, response, principal) => {
-          journal.observe(request, response, principal)
-          webhook.observe(request, response, principal)
-        }
-      : journal.observe,
-  })
-  const api = withSimulation(journal.capture(core), {
-    ...(options.delay ? { delay: options.delay } : {}),
-    onSimulated: (request, response) => {
-      // A made-up answer never reached the core: journal it under the caller's tenant, if any.
-      try {
-        journal.record(authenticate(store, request.header('authorization')).tenantId, request, response)
-      } catch {
-        // Not a tenant's token: nobody to journal it for.
-      }
-    },
-  })
-  const admin = createAdmin({
-    store,
-    journal,
-    ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
-    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
-    ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
-    onProvisioned: (tenant: ProvisionedTenant, evicted: readonly string[]) => {
-      logger?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
-    },
-  })
+  return routerOf(sandboxParts(options))
+}
 
+function routerOf({ api, admin }: SandboxParts): Router {
   const router = express.Router()
   const apiMiddleware = toMiddleware(api)
   // The API first: it is the hot path, and its paths never collide with the others.
@@ -120,58 +57,29 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
  * app.listen(4010, '127.0.0.1')
  */
 export function createApp(options: CreateAppOptions = {}): express.Express {
+  return appOf(sandboxParts(options), options)
+}
+
+/**
+ * The Express app over sandbox parts that already exist: what
+ * {@link createApp} builds, and what the standalone server loads (on first
+ * use) for everything its fast path does not answer.
+ */
+export function appOf(parts: SandboxParts, options: CreateAppOptions): express.Express {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
-  if (options.logger) app.use(requestLogger(options.logger))
-  app.use(cors({ ...corsHeaders, origin: originOption(options.corsOrigins) }))
-  app.use(plantStoreRouter(options))
-  app.use(errorHandler)
-  return app
-}
-
-function originOption(origins: CreateAppOptions['corsOrigins']): cors.CorsOptions['origin'] {
-  if (origins === undefined || origins === '*') return '*'
-  return [...origins]
-}
-
-const requestIdSyntax = /^[\w.:-]{1,128}$/
-
-/**
- * One structured pino line per answered request: request id (the client's
- * `X-Request-Id` when well-formed, else a UUID, echoed back), method, URL,
- * status and time taken. Credentials are only noted as present and
- * redacted, never logged. Written on the response's `finish`, with no child
- * logger per request: the hot path pays for one log call.
- */
-function requestLogger(logger: Logger) {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    const started = performance.now()
-    const presented = req.headers['x-request-id']
-    const id = typeof presented === 'string' && requestIdSyntax.test(presented) ? presented : randomUUID()
-    res.setHeader('x-request-id', id)
-    ;(req as { log?: Logger }).log = logger
-    res.once('finish', () => {
-      const level = res.statusCode >= 500 ? 'error' : 'info'
-      logger[level](
-        {
-          req: {
-            id,
-            method: req.method,
-            url: req.url,
-            headers: {
-              ...(req.headers.authorization === undefined ? {} : { authorization: '[redacted]' }),
-              ...(req.headers['x-admin-key'] === undefined ? {} : { 'x-admin-key': '[redacted]' }),
-            },
-          },
-          res: { statusCode: res.statusCode },
-          responseTime: Math.round(performance.now() - started),
-        },
-        'request completed',
-      )
+  if (options.requestLog) {
+    const log = requestLog(options.requestLog)
+    app.use((req, res, next) => {
+      log(req, res)
+      next()
     })
-    next()
   }
+  app.use(cors(corsOptions(options.corsOrigins)))
+  // The router answers every path (its own error handler included), so the app needs no other.
+  app.use(routerOf(parts))
+  return app
 }
 
 /** Express's own failures (a static file error, a body that could not be read…) as Error bodies, never HTML. */

@@ -1,10 +1,9 @@
-import { type Server, STATUS_CODES } from 'node:http'
+import { createServer, type RequestListener, type Server, STATUS_CODES } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Logger } from 'pino'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
-import { type CreateAppOptions, createApp } from './app.ts'
+import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
 import { readStateFile, writeStateFile } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -17,7 +16,6 @@ export interface StartSandboxOptions extends CreateAppOptions {
   stateFile?: string
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
-  logger?: Logger
   webhook?: Webhook
 }
 
@@ -62,14 +60,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const saved = await readStateFile(options.stateFile)
     if (saved) {
       await store.restore(saved.snapshot, saved.provisioned)
-      options.logger?.info({ stateFile: options.stateFile, tenants: saved.snapshot.tenants.length }, 'state loaded')
+      options.eventLog?.info({ stateFile: options.stateFile, tenants: saved.snapshot.tenants.length }, 'state loaded')
     }
   }
-  const app = createApp({ ...options, store })
-  const server = app.listen(options.port ?? 4010, options.host ?? '127.0.0.1')
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve)
-    server.once('error', reject)
+  await store.ready // a world that cannot be loaded stops the start here
+  const parts = sandboxParts({ ...options, store })
+  const loadApp = async () => (await import('./app.ts')).appOf(parts, options)
+  const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 4010,
   })
   server.headersTimeout = serverTimeouts.headersTimeout
   server.requestTimeout = serverTimeouts.requestTimeout
@@ -77,9 +76,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   server.setTimeout(serverTimeouts.socketTimeout)
   answerClientErrors(server)
 
-  const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
-  const url = `http://${host}:${address.port}`
   let closing: Promise<void> | undefined
 
   const close = () => {
@@ -88,12 +84,36 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       await options.webhook?.drain(2_000)
       if (options.stateFile) {
         await writeStateFile(options.stateFile, store)
-        options.logger?.info({ stateFile: options.stateFile }, 'state saved')
+        options.eventLog?.info({ stateFile: options.stateFile }, 'state saved')
       }
     })()
     return closing
   }
   return { url, server, store, close }
+}
+
+/**
+ * Serves a Node request listener (an Express app, say) on a host and port
+ * (`0`: any free one) and answers once it listens, with its base URL.
+ *
+ * @example
+ * const { url, server } = await listen(createApp(), { host: '127.0.0.1', port: 0 })
+ */
+export async function listen(
+  listener: RequestListener,
+  { host, port }: { host: string; port: number },
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(listener)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return { server, url: `http://${hostname}:${address.port}` }
 }
 
 /** Closes the server: idle connections at once, busy ones as soon as their answer is sent, all after `timeoutMs`. */

@@ -1,8 +1,6 @@
 import type { Logger } from 'pino'
-import type { RequestObserver } from '../core/app.ts'
-import { RequestJournal } from '../core/journal.ts'
-import type { StoredPlant } from '../core/schemas.ts'
-import { parseNewPlant } from '../core/validation.ts'
+import type { OutcomeListener } from '../core/app.ts'
+import { type StoredPlant, toPlant } from '../core/schemas.ts'
 
 export interface WebhookOptions {
   /** Where each created plant is posted. */
@@ -47,11 +45,9 @@ export class Webhook {
     this.#logger = options.logger
   }
 
-  /** An `onResponse` observer: delivers every plant the core created. */
-  readonly observe: RequestObserver = (request, response, principal) => {
-    if (request.method !== 'POST' || response.status !== 200 || !principal) return
-    const body = RequestJournal.bodyOf(request)
-    if (body) this.send(parseNewPlant(body), principal.tenantId)
+  /** An outcome listener: delivers every plant the core created. */
+  readonly observe: OutcomeListener = ({ operation, plant, principal }) => {
+    if (operation === 'addPlant' && plant && principal) this.send(plant, principal.tenantId)
   }
 
   /** Queues the delivery of one plant; returns at once. */
@@ -60,7 +56,9 @@ export class Webhook {
       this.#logger?.warn({ webhook: this.url, tenant: tenantId }, 'webhook backlog full: delivery dropped')
       return
     }
-    const delivery = this.#deliver(JSON.stringify(plant), tenantId).finally(() => this.#pending.delete(delivery))
+    const delivery = this.#deliver(JSON.stringify({ id: plant.id, ...toPlant(plant) }), tenantId).finally(() =>
+      this.#pending.delete(delivery),
+    )
     this.#pending.add(delivery)
   }
 

@@ -16,7 +16,7 @@ describe('contracts/openapi.yaml', () => {
   test('keeps the published operations, statuses and schemas', () => {
     const plants = openapi.paths['/plants']
     const plant = openapi.paths['/plants/{id}']
-    expect(Object.keys(plants ?? {}).sort()).toEqual(['get', 'post'])
+    expect(Object.keys(plants ?? {}).sort()).toEqual(['get', 'head', 'post'])
     expect(Object.keys(plant ?? {})).toEqual(['delete'])
     expect(Object.keys(plants?.post?.responses ?? {})).toContain('200')
     expect(Object.keys(plant?.delete?.responses ?? {})).toContain('204')
@@ -30,6 +30,7 @@ describe('contracts/openapi.yaml', () => {
     const statuses = (path: string, method: string) =>
       Object.keys(openapi.paths[path]?.[method]?.responses ?? {}).sort()
     expect(statuses('/plants', 'get')).toEqual(['200', '400', '401', '403'])
+    expect(statuses('/plants', 'head')).toEqual(['200', '400', '401', '403'])
     expect(statuses('/plants', 'post')).toEqual(['200', '400', '401', '403', '409', '413', '415', '507'])
     expect(statuses('/plants/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404'])
   })
@@ -40,6 +41,7 @@ describe('contracts/openapi.yaml', () => {
         'x-required-scopes'
       ]
     expect(scopes('/plants', 'get')).toEqual(['plants:read'])
+    expect(scopes('/plants', 'head')).toEqual(['plants:read'])
     expect(scopes('/plants', 'post')).toEqual(['plants:write'])
     expect(scopes('/plants/{id}', 'delete')).toEqual(['plants:write'])
   })

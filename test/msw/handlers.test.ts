@@ -338,8 +338,8 @@ describe('DELETE /plants/{id}', () => {
 
 describe('methods and tenancy quota', () => {
   test.each([
-    ['PUT', '/plants', 'GET, POST'],
-    ['PATCH', '/plants', 'GET, POST'],
+    ['PUT', '/plants', 'GET, HEAD, POST'],
+    ['PATCH', '/plants', 'GET, HEAD, POST'],
     ['GET', '/plants/1', 'DELETE'],
     ['POST', '/plants/1', 'DELETE'],
   ])('answers 405 with Allow for %s %s', async (method, path, allow) => {

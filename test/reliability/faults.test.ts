@@ -14,14 +14,8 @@ import { createCore } from '../../src/core/app.ts'
 import { readLimited } from '../../src/core/http.ts'
 import { createPlantStore } from '../../src/index.ts'
 import { setupPlantStoreServer } from '../../src/node.ts'
-import {
-  answerClientErrors,
-  createApp,
-  type RunningSandbox,
-  StateFileError,
-  serverTimeouts,
-  startSandbox,
-} from '../../src/server/index.ts'
+import { createApp, type RunningSandbox, StateFileError, startSandbox } from '../../src/server/index.ts'
+import { answerClientErrors, serverTimeouts } from '../../src/server/serve.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { runCli, startCli } from './cli.ts'
 import { parseAnswer } from './support.ts'

@@ -4,7 +4,8 @@
  */
 import { connect } from 'node:net'
 import { expect } from 'vitest'
-import type { PlantStore, StoreSnapshot } from '../../src/core/store.ts'
+import type { StoreSnapshot } from '../../src/core/schemas.ts'
+import type { PlantStore } from '../../src/core/store.ts'
 import { type Answer, expectErrorBody, expectToMatchContract } from '../support/contract.ts'
 import type { HostileCase, TenantId } from './corpus.ts'
 

@@ -14,7 +14,7 @@ describe('provider states', () => {
     const { store, runner } = await setUp()
     await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'setup' })
     expect(store.listPlants(verificationTenantId)).toEqual([{ id: 7, name: 'Plant 7', tag: 'pact' }])
-    expect((await store.authenticate(runner.token ?? '')).tenantId).toBe(verificationTenantId)
+    expect(store.resolveToken(runner.token ?? '').tenantId).toBe(verificationTenantId)
   })
 
   test('the tenant has {count} plants leaves exactly that many', async () => {
@@ -39,7 +39,7 @@ describe('provider states', () => {
     expect(store.hasTenant(verificationTenantId)).toBe(false)
     expect(store.countPlants('acme')).toBe(5)
     expect(runner.token).toBeUndefined()
-    expect((await store.authenticate(fixtureTokens.acme.write)).tenantId).toBe('acme')
+    expect(store.resolveToken(fixtureTokens.acme.write).tenantId).toBe('acme')
   })
 
   test('an interaction without a state runs on the fixture world and keeps its own token', async () => {

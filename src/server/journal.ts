@@ -1,5 +1,5 @@
-import type { PlantStoreHandler } from './app.ts'
-import type { CoreRequest, CoreResponse } from './http.ts'
+import type { Outcome } from '../core/app.ts'
+import type { CoreRequest, CoreResponse } from '../core/http.ts'
 
 /** One journaled exchange: what a tenant asked and what it was answered. */
 export interface JournalEntry {
@@ -27,14 +27,21 @@ export interface RequestJournalOptions {
 /** The request headers a journal keeps. */
 const journaledHeaders = ['authorization', 'content-type', 'content-length', 'accept', 'prefer', 'user-agent'] as const
 
-/** A bounded ring buffer of entries. */
-class Ring<T> {
+/**
+ * A bounded ring buffer: keeps the last `capacity` items pushed.
+ *
+ * @example
+ * const ring = new Ring<number>(2)
+ * ring.push(1); ring.push(2); ring.push(3)
+ * ring.toArray() // [2, 3]
+ */
+export class Ring<T> {
   readonly #items: T[] = []
   readonly #capacity: number
   #next = 0
 
   constructor(capacity: number) {
-    this.#capacity = capacity
+    this.#capacity = Math.max(1, capacity)
   }
 
   push(item: T): void {
@@ -50,18 +57,28 @@ class Ring<T> {
   }
 }
 
-const bodies = new WeakMap<CoreRequest, Uint8Array>()
 const decoder = new TextDecoder()
+
+/** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
+let lastMillis = 0
+let lastIso = ''
+function now(): string {
+  const millis = Date.now()
+  if (millis !== lastMillis) {
+    lastMillis = millis
+    lastIso = new Date(millis).toISOString()
+  }
+  return lastIso
+}
 
 /**
  * The recent requests of each tenant and the answers given, in a bounded ring
- * buffer per tenant, with `Authorization` values redacted. Transport-neutral:
- * plug {@link RequestJournal.observe} into `createCore`'s `onResponse` and
- * wrap the handler with {@link RequestJournal.capture} to keep request bodies.
+ * buffer per tenant, with `Authorization` values redacted. Subscribe
+ * {@link RequestJournal.observe} to the core's outcomes.
  *
  * @example
  * const journal = new RequestJournal({ capacity: 50 })
- * const handle = journal.capture(createCore(store, { onResponse: journal.observe }))
+ * const handle = createCore(store, { onOutcome: journal.observe })
  * journal.entries('acme') // oldest first
  */
 export class RequestJournal {
@@ -70,12 +87,12 @@ export class RequestJournal {
   readonly #maxBodyChars: number
 
   constructor(options: RequestJournalOptions = {}) {
-    this.#capacity = Math.max(1, options.capacity ?? 50)
+    this.#capacity = options.capacity ?? 50
     this.#maxBodyChars = options.maxBodyChars ?? 4096
   }
 
   /** Records an exchange of a tenant. */
-  record(tenantId: string, request: CoreRequest, response: CoreResponse): void {
+  record(tenantId: string, request: CoreRequest, response: CoreResponse, requestBody?: Uint8Array): void {
     let ring = this.#rings.get(tenantId)
     if (!ring) {
       ring = new Ring(this.#capacity)
@@ -86,46 +103,26 @@ export class RequestJournal {
       const value = request.header(name)
       if (value !== null) headers[name] = name === 'authorization' ? redact(value) : value
     }
-    const bytes = bodies.get(request)
     ring.push({
-      at: new Date().toISOString(),
+      at: now(),
       request: {
         method: request.method,
         path: request.path,
         query: request.query,
         headers,
-        body: bytes === undefined ? null : this.#cut(decoder.decode(bytes)),
+        body: requestBody === undefined ? null : this.#cut(decoder.decode(requestBody)),
       },
-      response: { ...response, body: response.body === null ? null : this.#cut(response.body) },
+      // Kept as it is unless its body must be cut: answers are never changed after they are given.
+      response:
+        response.body === null || response.body.length <= this.#maxBodyChars
+          ? response
+          : { ...response, body: this.#cut(response.body) },
     })
   }
 
-  /** An `onResponse` observer for `createCore`: journals every answer given to an authenticated tenant. */
-  readonly observe = (
-    request: CoreRequest,
-    response: CoreResponse,
-    principal: { readonly tenantId: string } | undefined,
-  ): void => {
-    if (principal) this.record(principal.tenantId, request, response)
-  }
-
-  /** Wraps a handler so that the request bodies it reads are kept for the journal. */
-  capture(handle: PlantStoreHandler): PlantStoreHandler {
-    return (request) => {
-      if (request.method !== 'POST') return handle(request)
-      const captured: CoreRequest = {
-        method: request.method,
-        path: request.path,
-        query: request.query,
-        header: request.header,
-        readBody: async (limit) => {
-          const body = await request.readBody(limit)
-          if (body !== 'too_large') bodies.set(captured, body)
-          return body
-        },
-      }
-      return handle(captured)
-    }
+  /** An outcome listener: journals every answer given to an authenticated tenant. */
+  readonly observe = ({ principal, request, response, requestBody }: Outcome): void => {
+    if (principal) this.record(principal.tenantId, request, response, requestBody)
   }
 
   /** The tenant's journaled exchanges, oldest first. */
@@ -136,11 +133,6 @@ export class RequestJournal {
   /** Forgets a tenant's entries (on reset or eviction). */
   forget(tenantId: string): void {
     this.#rings.delete(tenantId)
-  }
-
-  /** The body of a request that went through {@link capture}, if it was read. */
-  static bodyOf(request: CoreRequest): Uint8Array | undefined {
-    return bodies.get(request)
   }
 
   #cut(text: string): string {

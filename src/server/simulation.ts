@@ -1,6 +1,6 @@
-import type { PlantStoreHandler } from './app.ts'
-import { challenge, errorResponse } from './errors.ts'
-import type { CoreRequest, CoreResponse } from './http.ts'
+import type { PlantStoreHandler } from '../core/app.ts'
+import { challenge, errorResponse } from '../core/errors.ts'
+import type { CoreRequest, CoreResponse } from '../core/http.ts'
 
 /** A delay in milliseconds: fixed when `min === max`, otherwise uniform in `[min, max]`. */
 export interface DelayRange {
