@@ -33,16 +33,7 @@ export const contractDocument = {
         ],
         "parameters": [
           {
-            "name": "limit",
-            "in": "query",
-            "description": "The maximum number of results to return: decimal digits only, 0 to\n2147483647. Absent means all plants; 0 returns an empty array.\nAnything else (empty, signed, fractional, exponent, hex, spaces,\nrepeated, above int32) is a 400.\n",
-            "required": false,
-            "schema": {
-              "type": "integer",
-              "format": "int32",
-              "minimum": 0,
-              "maximum": 2147483647
-            }
+            "$ref": "#/components/parameters/limit"
           }
         ],
         "responses": {
@@ -67,6 +58,43 @@ export const contractDocument = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "head": {
+        "operationId": "headPlants",
+        "summary": "Answers the headers of the plant list, without its body.",
+        "description": "HTTP's HEAD for `GET /plants`: the same rules, status and headers as the\nlist (including `Content-Length` and `WWW-Authenticate`), and no body.\n",
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/limit"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "the headers of the plant list, no body"
+          },
+          "400": {
+            "description": "as for GET, without the Error body"
+          },
+          "401": {
+            "description": "as for GET, without the Error body",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/WWW-Authenticate"
+              }
+            }
+          },
+          "403": {
+            "description": "as for GET, without the Error body",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/WWW-Authenticate"
+              }
+            }
           }
         }
       },
@@ -167,6 +195,20 @@ export const contractDocument = {
     }
   },
   "components": {
+    "parameters": {
+      "limit": {
+        "name": "limit",
+        "in": "query",
+        "description": "The maximum number of results to return: decimal digits only, 0 to\n2147483647. Absent means all plants; 0 returns an empty array.\nAnything else (empty, signed, fractional, exponent, hex, spaces,\nrepeated, above int32) is a 400.\n",
+        "required": false,
+        "schema": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "maximum": 2147483647
+        }
+      }
+    },
     "securitySchemes": {
       "bearerAuth": {
         "type": "http",

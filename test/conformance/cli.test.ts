@@ -51,7 +51,7 @@ test('scores the sandbox 100 %, prints a line per rule and the score, exits 0 an
   expect(stdout).toContain(`Plant Store conformance of ${sandbox.url} (contract 1.0.0)`)
   expect(stdout).toMatch(/✓ list\.shape +GET \/plants answers 200/)
   expect(stdout).toMatch(/- quota\.exceeded +skipped: opt-in/)
-  expect(stdout).toMatch(/Score: 100 % \(40 of 40 applicable rules hold; 0 failed, 1 skipped\)/)
+  expect(stdout).toMatch(/Score: 100 % \(41 of 41 applicable rules hold; 0 failed, 1 skipped\)/)
   expect(stdout).toContain('The lists are as the run found them.')
   expect(await state(sandbox)).toBe(before)
 })
@@ -62,13 +62,13 @@ test('prints the report as JSON with --json and writes JUnit XML with --junit', 
   const { code, stdout } = await spawnCli(args).done
   expect(code).toBe(0)
   const report = JSON.parse(stdout)
-  expect(report).toMatchObject({ passed: 40, failed: 0, skipped: 1, score: 100, interrupted: false })
-  expect(report.rules).toHaveLength(41)
+  expect(report).toMatchObject({ passed: 41, failed: 0, skipped: 1, score: 100, interrupted: false })
+  expect(report.rules).toHaveLength(42)
   expect(report.rules[0]).toMatchObject({ id: 'list.shape', title: expect.any(String), status: 'passed' })
   const xml = await readFile(junit, 'utf8')
   expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /)
-  expect(xml).toMatch(/tests="41" failures="0" errors="0" skipped="1"/)
-  expect(xml.match(/<testcase /g)).toHaveLength(41)
+  expect(xml).toMatch(/tests="42" failures="0" errors="0" skipped="1"/)
+  expect(xml.match(/<testcase /g)).toHaveLength(42)
 })
 
 test('takes the tokens and options from environment variables', async () => {
@@ -122,7 +122,7 @@ test('exits 1 and shows the request, the expected and the actual answer of a rul
     /request +POST \/plants\n +authorization: Bearer ‹read-write token \(--token\)›\n +content-type: application\/json\n +\{"id":\d+,"name":"plant-store-mock conformance [^"]+","tag":"succulent"\}/,
   )
   expect(stdout).toMatch(/expected +status 200\n +actual +201\n +content-type: application\/json; charset=utf-8/)
-  expect(stdout).toMatch(/Score: 0 % \(0 of 1 applicable rules hold; 1 failed, 40 skipped\)/)
+  expect(stdout).toMatch(/Score: 0 % \(0 of 1 applicable rules hold; 1 failed, 41 skipped\)/)
   expect(stdout).not.toContain(referenceTokens.readWrite)
   expect(provider.state()).toBe(before)
 })
@@ -201,7 +201,7 @@ test('lists its rules with --list-rules', async () => {
   expect(code).toBe(0)
   expect(stdout).toMatch(/^list\.shape\n {4}GET \/plants answers 200/)
   expect(stdout).toMatch(/\nauth\.expired-token {2}\[needs expired\]\n/)
-  expect(stdout.match(/^\S+/gm)).toHaveLength(41)
+  expect(stdout.match(/^\S+/gm)).toHaveLength(42)
 })
 
 test('works from the bundle that npm start and the bin run', async () => {

@@ -36,6 +36,7 @@ test('an independent implementation of the contract, different in every incident
 
 const divergences: ReadonlyArray<[string, Divergence, string]> = [
   ['answers 201 to a create', 'create-201', 'create.success'],
+  ['has no HEAD where GET works', 'no-head', 'list.head'],
   ['sends no WWW-Authenticate challenge', 'no-challenge', 'auth.missing'],
   ['challenges with Basic instead of Bearer', 'basic-challenge', 'auth.missing'],
   ["lists another tenant's plants", 'leaky-list', 'isolation.list'],

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net'
 /** One way to break the contract; the test names the rule that must catch it. */
 export type Divergence =
   | 'create-201'
+  | 'no-head'
   | 'no-challenge'
   | 'leaky-list'
   | 'limit-ignored'
@@ -273,7 +274,8 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
         ? new Refusal(404, 'Not found.')
         : new Refusal(405, `Use ${allow}.`, { allow: `${allow}, HEAD, OPTIONS` })
     if (path === '/plants') {
-      if (method === 'GET') return list(req, res, query)
+      // Node leaves the body out of a HEAD answer by itself.
+      if (method === 'GET' || (method === 'HEAD' && !broken('no-head'))) return list(req, res, query)
       if (method === 'POST') return create(req, res)
       throw wrongMethod('GET, POST')
     }

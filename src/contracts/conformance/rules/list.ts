@@ -6,6 +6,7 @@ import {
   json,
   jsonContent,
   namesField,
+  noBody,
   type PlantShape,
   samePlants,
   status,
@@ -50,6 +51,15 @@ export const listRules: readonly ConformanceRule[] = [
         jsonContent,
         json('an array of Plant objects ({name: string, tag?: string})', (v) => Array.isArray(v) && v.every(isPlant)),
       )
+    },
+  },
+  {
+    id: 'list.head',
+    title: 'HEAD /plants answers the status and content type of GET, without a body',
+    clause: 'headPlants 200: the headers of the plant list, no body (HTTP: HEAD wherever GET works)',
+    async check(context) {
+      const exchange = await context.send({ method: 'HEAD', path: '/plants' })
+      context.expect(exchange, status(200), jsonContent, noBody)
     },
   },
   {
