@@ -11,11 +11,28 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
-    // Behaviour tests under test/, unit tests next to the small pure pieces they test.
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
-    exclude: [...configDefaults.exclude, 'test/contracts/**'],
     env: { PACT_DO_NOT_TRACK: 'true' },
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          // Behaviour tests under test/, unit tests next to the small pure pieces they test.
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
+          exclude: [...configDefaults.exclude, 'test/contracts/**', 'test/browser/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          // Finds the Chromium once (the system's, or the one shipped in an npm package) and says which.
+          globalSetup: ['test/browser/global-setup.ts'],
+        },
+      },
+    ],
   },
 })
