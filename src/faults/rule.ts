@@ -12,6 +12,18 @@ export const ruleLimits = { times: 10_000, windowMs: 86_400_000, messageLength: 
 export const faultKinds = ['reset', 'empty', 'truncated', 'malformed'] as const
 
 const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+const methodMessage = `must be one of ${methods.join(', ')}`
+
+/**
+ * An HTTP method to match requests by, in any case; answered in upper case.
+ *
+ * @example
+ * methodSchema.parse('delete') // 'DELETE'
+ */
+export const methodSchema = z
+  .string({ error: methodMessage })
+  .transform((method) => method.toUpperCase())
+  .pipe(z.enum(methods, { error: methodMessage }))
 
 const integerFrom = (min: number, max: number) => {
   const error = `must be an integer from ${min} to ${max}`
@@ -33,11 +45,7 @@ const integerFrom = (min: number, max: number) => {
  */
 export const faultRuleSchema = z
   .strictObject({
-    method: z
-      .string({ error: `must be one of ${methods.join(', ')}` })
-      .transform((method) => method.toUpperCase())
-      .pipe(z.enum(methods, { error: `must be one of ${methods.join(', ')}` }))
-      .optional(),
+    method: methodSchema.optional(),
     path: pathPatternSchema.optional(),
     status: integerFrom(400, 599).optional(),
     message: z

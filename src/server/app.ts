@@ -3,15 +3,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import cors from 'cors'
 import express, { type ErrorRequestHandler, type Router } from 'express'
 import type { Logger } from 'pino'
-import { createCore } from '../core/app.ts'
-import { authenticate } from '../core/auth.ts'
+import { createCore, type OutcomeListener } from '../core/app.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
 import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
+import { FaultRules } from '../faults/fault-rules.ts'
+import { callerOf, madeUpOutcome, withFaults } from '../faults/with-faults.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
 import { createAdmin } from './admin.ts'
 import { docsRouter } from './docs.ts'
+import { createInspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
+import { requestIdSyntax } from './request-id.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -22,6 +25,10 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   journal?: RequestJournal
   /** Exchanges journaled per tenant (default 50). */
   journalSize?: number
+  /** The tenants' fault rules behind `/__sandbox/faults`; by default new ones (50 rules per tenant). */
+  faults?: FaultRules
+  /** Live inspector streams a tenant may hold open at once (default 4). */
+  maxStreamsPerTenant?: number
   /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
   adminKey?: string
   /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
@@ -63,29 +70,33 @@ const corsHeaders = {
 export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
+  const faults = options.faults ?? new FaultRules(options.now ? { now: options.now } : {})
   const { webhook, eventLog } = options
-  const core = createCore(store, {
-    onOutcome: webhook
-      ? (outcome) => {
-          journal.observe(outcome)
-          webhook.observe(outcome)
-        }
-      : journal.observe,
-  })
-  const api = withSimulation(core, {
-    ...(options.delay ? { delay: options.delay } : {}),
-    onSimulated: (request, response) => {
-      // A made-up answer never reached the core: journal it under the caller's tenant, if any.
-      try {
-        journal.record(authenticate(store, request.header('authorization')).tenantId, request, response)
-      } catch {
-        // Not a tenant's token: nobody to journal it for.
+  // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
+  const onOutcome: OutcomeListener = webhook
+    ? (outcome) => {
+        journal.observe(outcome)
+        webhook.observe(outcome)
       }
-    },
+    : journal.observe
+  const simulated = withSimulation(createCore(store, { onOutcome }), {
+    ...(options.delay ? { delay: options.delay } : {}),
+    // A made-up answer never reached the core: reported under the caller's tenant, if any.
+    onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
+  })
+  const api = withFaults(simulated, { store, faults, onOutcome })
+  const inspector = createInspector({
+    store,
+    journal,
+    faults,
+    ...(options.maxStreamsPerTenant === undefined ? {} : { maxStreamsPerTenant: options.maxStreamsPerTenant }),
   })
   const admin = createAdmin({
     store,
     journal,
+    faults,
+    onReset: inspector.plantsChanged,
+    onRemoved: (tenants, reason) => eventLog?.info({ tenants, reason }, 'tenants removed'),
     ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
     ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
     ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
@@ -101,7 +112,7 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
     if (req.url.startsWith('/plants')) apiMiddleware(req, res, next)
     else next()
   })
-  router.use('/__sandbox', toMiddleware(admin))
+  router.use('/__sandbox', inspector.router, toMiddleware(admin))
   router.use(docsRouter())
   // Everything else is the core's 404 (or 405) Error body.
   router.use(apiMiddleware)
@@ -134,8 +145,6 @@ function originOption(origins: CreateAppOptions['corsOrigins']): cors.CorsOption
   if (origins === undefined || origins === '*') return '*'
   return [...origins]
 }
-
-const requestIdSyntax = /^[\w.:-]{1,128}$/
 
 /**
  * One structured pino line per answered request: request id (the client's
