@@ -65,7 +65,7 @@ export const plantStoreWorkerStartOptions = {
  */
 export function setupPlantStoreWorker(options: CreateHandlersOptions = {}): PlantStoreWorker {
   const store = options.store ?? createPlantStore(options)
-  const faults = options.faults ?? new FaultRules()
+  const faults = options.faults ?? new FaultRules({ now: options.now })
   const handlers = createHandlers({ ...options, store, faults })
   return { worker: setupWorker(...handlers), store, handlers, faults }
 }

@@ -34,7 +34,7 @@ export interface PlantStoreServer {
  */
 export function setupPlantStoreServer(options: CreateHandlersOptions = {}): PlantStoreServer {
   const store = options.store ?? createPlantStore(options)
-  const faults = options.faults ?? new FaultRules()
+  const faults = options.faults ?? new FaultRules({ now: options.now })
   const handlers = createHandlers({ ...options, store, faults })
   return { server: setupServer(...handlers), store, handlers, faults }
 }

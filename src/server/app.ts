@@ -70,7 +70,7 @@ const corsHeaders = {
 export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
-  const faults = options.faults ?? new FaultRules(options.now ? { now: options.now } : {})
+  const faults = options.faults ?? new FaultRules({ now: options.now })
   const { webhook, eventLog } = options
   // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
   const onOutcome: OutcomeListener = webhook

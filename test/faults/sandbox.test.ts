@@ -1,0 +1,134 @@
+/** Fault rules over HTTP: `/__sandbox/faults` driven through `SandboxClient`, requests sent with real `fetch`. */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { PlantStoreApiError, SandboxClient } from '../../src/client/index.ts'
+import { createPlantStore, type FaultRuleInput, fixtureTokens } from '../../src/index.ts'
+import { createApp } from '../../src/server/index.ts'
+import { bearer, type Listening, listen } from '../server/support.ts'
+import { expectErrorBody, read } from '../support/contract.ts'
+import { faultRuleCases, type Seen } from './suite.ts'
+
+let clock = Date.parse('2026-01-01T00:00:00Z')
+const now = () => clock
+const store = createPlantStore({ now })
+let sandbox: Listening
+let client: SandboxClient
+
+beforeAll(async () => {
+  sandbox = await listen(createApp({ store, now }))
+  client = new SandboxClient({ baseUrl: sandbox.base })
+})
+afterAll(() => sandbox.close())
+
+const tenants = {
+  acme: () => client.tenant(fixtureTokens.acme),
+  globex: () => client.tenant(fixtureTokens.globex),
+}
+
+async function send(method: string, path: string, token: string, json?: unknown): Promise<Seen> {
+  const headers: Record<string, string> = bearer(token)
+  if (json !== undefined) headers['content-type'] = 'application/json'
+  try {
+    const response = await fetch(`${sandbox.base}${path}`, {
+      method,
+      headers,
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    })
+    return await read(response)
+  } catch (error) {
+    return { networkError: String(error) }
+  }
+}
+
+faultRuleCases('the sandbox', () => ({
+  async add(tenant, rule) {
+    try {
+      // Deliberately unchecked: invalid rules must be refused by the server.
+      return { rule: await tenants[tenant]().faults.add(rule as FaultRuleInput) }
+    } catch (error) {
+      if (!(error instanceof PlantStoreApiError)) throw error
+      return { error: { status: error.status, message: error.message } }
+    }
+  },
+  list: (tenant) => tenants[tenant]().faults.list(),
+  async remove(tenant, id) {
+    try {
+      await tenants[tenant]().faults.remove(id)
+      return true
+    } catch (error) {
+      if (error instanceof PlantStoreApiError && error.status === 404) return false
+      throw error
+    }
+  },
+  clear: (tenant) => tenants[tenant]().faults.clear(),
+  send,
+  plantIds: (tenant) => store.listPlants(tenant).map(({ id }) => id),
+  reported: async (tenant) =>
+    (await tenants[tenant]().requests.list()).requests.map(({ request, response }) => [
+      request.method,
+      request.path,
+      response.status,
+    ]),
+  advance(ms) {
+    clock += ms
+  },
+  async reset() {
+    await tenants.acme().reset()
+    await tenants.globex().reset()
+  },
+}))
+
+describe('the fault rules API over HTTP', () => {
+  const call = async (method: string, path: string, init: RequestInit = {}) =>
+    read(await fetch(`${sandbox.base}${path}`, { method, ...init }))
+
+  test('needs the tenant’s token: none is 401, a read-only one cannot add or delete (403)', async () => {
+    expectErrorBody(await call('GET', '/__sandbox/faults'), 401)
+    expectErrorBody(await call('POST', '/__sandbox/faults', { headers: bearer('psm_unknown') }), 401)
+    const readOnly = { ...bearer(fixtureTokens.acme.read), 'content-type': 'application/json' }
+    expectErrorBody(await call('POST', '/__sandbox/faults', { headers: readOnly, body: '{"status":500}' }), 403)
+    expectErrorBody(await call('DELETE', '/__sandbox/faults', { headers: readOnly }), 403)
+    expect((await call('GET', '/__sandbox/faults', { headers: readOnly })).status).toBe(200)
+  })
+
+  test('answers 201 with the rule, and GET /__sandbox/faults/{id} with one rule; another tenant gets 404', async () => {
+    const write = { ...bearer(fixtureTokens.acme.write), 'content-type': 'application/json' }
+    const created = await call('POST', '/__sandbox/faults', { headers: write, body: '{"status":500,"times":1}' })
+    expect(created.status).toBe(201)
+    const rule = JSON.parse(created.text) as { id: string }
+    const one = await call('GET', `/__sandbox/faults/${rule.id}`, { headers: bearer(fixtureTokens.acme.read) })
+    expect(JSON.parse(one.text)).toEqual(JSON.parse(created.text))
+    expectErrorBody(
+      await call('GET', `/__sandbox/faults/${rule.id}`, { headers: bearer(fixtureTokens.globex.read) }),
+      404,
+    )
+    expectErrorBody(
+      await call('DELETE', `/__sandbox/faults/${rule.id}`, { headers: bearer(fixtureTokens.globex.write) }),
+      404,
+    )
+    const listed = await call('GET', '/__sandbox/faults', { headers: bearer(fixtureTokens.acme.read) })
+    expect(JSON.parse(listed.text)).toEqual({ tenant: 'acme', faults: [JSON.parse(created.text)] })
+    await tenants.acme().faults.clear()
+  })
+
+  test.each([
+    ['malformed JSON', 'application/json', '{"status":', 400],
+    ['a JSON array', 'application/json', '[{"status":500}]', 400],
+    ['an empty body', 'application/json', '', 400],
+    ['a text/plain body', 'text/plain', '{"status":500}', 415],
+  ])('refuses %s with the Error body', async (_what, contentType, body, status) => {
+    const headers = { ...bearer(fixtureTokens.acme.write), 'content-type': contentType }
+    expectErrorBody(await call('POST', '/__sandbox/faults', { headers, body }), status)
+  })
+
+  test('answers 405 with Allow for a method the route lacks', async () => {
+    const answer = await call('PUT', '/__sandbox/faults', { headers: bearer(fixtureTokens.acme.write) })
+    expectErrorBody(answer, 405)
+    expect(answer.headers.get('allow')).toBe('GET, POST, DELETE')
+  })
+
+  test('a reset of the tenant removes its rules', async () => {
+    await tenants.acme().faults.add({ status: 500 })
+    await tenants.acme().reset()
+    expect(await tenants.acme().faults.list()).toEqual([])
+  })
+})
