@@ -68,6 +68,12 @@ export class SandboxVerificationError extends Error {
   }
 }
 
+/** The tokens a tenant is controlled with: reads use `read` when given, changes always `write`. */
+export interface TenantTokens {
+  readonly read?: string
+  readonly write: string
+}
+
 export interface SandboxClientOptions extends Connection {
   /** Sent in `X-Admin-Key` when provisioning, for a sandbox started with `--admin-key`. */
   adminKey?: string
@@ -95,7 +101,7 @@ export class SandboxClient {
   }
 
   /** `POST /__sandbox/tenants`: a fresh, isolated tenant with its own tokens. */
-  async provision(recipe: TenantRecipe = {}): Promise<SandboxTenant> {
+  async provision(recipe: TenantRecipe = {}): Promise<SandboxTenant<ProvisionedTenant['tokens']>> {
     const { adminKey } = this.#options
     const provisioned = (await requestJson(this.#options, 'POST', '/__sandbox/tenants', {
       body: recipe,
@@ -108,7 +114,7 @@ export class SandboxClient {
    * Controls a tenant that already exists (a fixture tenant, one provisioned
    * elsewhere) with its tokens: reads use `read` when given, changes `write`.
    */
-  tenant(tokens: { read?: string; write: string }): SandboxTenant {
+  tenant<Tokens extends TenantTokens>(tokens: Tokens): SandboxTenant<Tokens> {
     return new SandboxTenant(this.#options, tokens)
   }
 }
@@ -122,14 +128,14 @@ export class SandboxClient {
  * await tenant.requests.clear()
  * expect(await tenant.requests.count({ method: 'DELETE', path: '/plants/{id}' })).toBe(0)
  */
-export class SandboxTenant {
+export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
   /** The tenant's tokens. */
-  readonly tokens: { readonly read?: string; readonly write: string }
+  readonly tokens: Tokens
   /** What provisioning answered (id, plant count, seed, expiry); `undefined` for a tenant taken by its tokens. */
   readonly provisioned: ProvisionedTenant | undefined
   readonly #connection: Connection
 
-  constructor(connection: Connection, tokens: { read?: string; write: string }, provisioned?: ProvisionedTenant) {
+  constructor(connection: Connection, tokens: Tokens, provisioned?: ProvisionedTenant) {
     this.#connection = connection
     this.tokens = tokens
     this.provisioned = provisioned

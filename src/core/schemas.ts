@@ -93,7 +93,8 @@ export const userSpecSchema = z.object({
 export const exactPlantsSchema = z.array(plantSchema).superRefine((plants, context) => {
   const seen = new Set<number>()
   plants.forEach(({ id }, index) => {
-    if (seen.has(id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `id ${id} is given twice` })
+    if (seen.has(id))
+      context.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id ${id} of an earlier plant` })
     seen.add(id)
   })
 })

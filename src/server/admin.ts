@@ -219,18 +219,15 @@ const seedMessage = 'must be an integer from -2147483647 to 2147483647'
 const ttlMessage = `must be an integer from 1 to ${maxTenantTtlSeconds}`
 
 /** A tenant request: its plants (a count or exact plants), the seed of a count, and an optional time-to-live. */
-function recipeSchema(quota: number) {
+function recipeSchema(quota: number, exact: boolean) {
   const countMessage = `must be an integer from 0 to ${quota}, or a list of exact plants`
   return z.object({
-    plants: z
-      .union([
-        z.number({ error: countMessage }).int({ error: countMessage }).min(0, { error: countMessage }),
-        exactPlantsSchema,
-      ])
-      .refine((plants) => (typeof plants === 'number' ? plants : plants.length) <= quota, {
-        error: `must not be more than the quota of ${quota} plants`,
-      })
-      .optional(),
+    plants: (exact
+      ? exactPlantsSchema.max(quota, { error: `must not hold more than the quota of ${quota} plants` })
+      : z.number({ error: countMessage }).int({ error: countMessage }).min(0, { error: countMessage }).max(quota, {
+          error: countMessage,
+        })
+    ).optional(),
     seed: z
       .number({ error: seedMessage })
       .int({ error: seedMessage })
@@ -263,7 +260,7 @@ async function readRecipe(
         : plant,
     )
   }
-  const result = recipeSchema(quota).safeParse(value)
+  const result = recipeSchema(quota, Array.isArray(value.plants)).safeParse(value)
   if (!result.success) throw invalidField(result.error)
   return result.data
 }
