@@ -42,6 +42,7 @@ const plantsList = element('#plants', HTMLOListElement)
 const plantsCount = element('#plants-count', HTMLElement)
 const faultsBody = element('#faults tbody', HTMLTableSectionElement)
 const faultsEmpty = element('#faults-empty', HTMLElement)
+const faultsTable = element('#faults', HTMLTableElement)
 const tail = element('#tail tbody', HTMLTableSectionElement)
 const tailCount = element('#tail-count', HTMLElement)
 const skippedNote = element('#skipped', HTMLElement)
@@ -94,6 +95,7 @@ function answerOf(rule) {
 /** @param {{ faults: Rule[] }} data */
 function showFaults({ faults }) {
   faultsEmpty.hidden = faults.length > 0
+  faultsTable.hidden = faults.length === 0
   faultsBody.replaceChildren(
     ...faults.map((rule) => {
       const row = document.createElement('tr')

@@ -64,7 +64,7 @@ function inspectorFiles(): Map<string, { type: string; text: string }> {
 /** The inspector's own files only: no inline script or style, no other origin, never framed. */
 const pageHeaders = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
