@@ -50,7 +50,7 @@ test('a fault rule makes the app show the error, the journal proves what it sent
     await app.create({ id: '3', name: 'Fiddle Leaf Fig', tag: 'ficus' })
     expect(await app.error()).toEqual({ status: '503', message: `Fault rule ${rule.id} answered 503.` })
     expect(await app.plants()).toEqual([{ name: 'Monstera', tag: 'tropical' }, { name: 'Aloe' }])
-    console.info(`[e2e] screenshot: ${await saveScreenshot(app.page, 'sandbox-e2e-fault-shown')}`)
+    await saveScreenshot(app.page, 'sandbox-e2e-fault-shown')
 
     // The rule is spent: the retry goes through.
     await app.create({ id: '3', name: 'Fiddle Leaf Fig', tag: 'ficus' })
