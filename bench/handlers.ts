@@ -12,7 +12,7 @@ import { generatePlants } from '../fixtures/world.ts'
 import type { TenantSpec } from '../src/core/schemas.ts'
 import { PlantStore } from '../src/core/store.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
-import { median } from './median.ts'
+import { compare } from './compare.ts'
 
 const quick = process.argv.includes('--quick')
 const token = 'bench-token'
@@ -43,34 +43,6 @@ async function world(tenants: number, plantsInCaller: number, plantsInOthers: nu
 
 function listRequest(): Request {
   return new Request('http://127.0.0.1/plants?limit=10', { headers: { authorization: `Bearer ${token}-caller` } })
-}
-
-/**
- * Times `a` and `b` call by call, alternating them so that garbage collection
- * and machine noise fall on both alike, after a warm-up that lets the JIT
- * settle. Returns the median time of one call of each, in microseconds.
- */
-type Op = () => Promise<unknown>
-
-/** Runs `op` once; an op that returns a number reports the microseconds of its own timed part. */
-async function timeOne(op: Op): Promise<number> {
-  const start = process.hrtime.bigint()
-  const own = await op()
-  return typeof own === 'number' ? own : Number(process.hrtime.bigint() - start) / 1000
-}
-
-async function compare(a: Op, b: Op, count: number) {
-  for (let i = 0; i < count; i++) {
-    await a()
-    await b()
-  }
-  const as: number[] = []
-  const bs: number[] = []
-  for (let i = 0; i < count; i++) {
-    as.push(await timeOne(a))
-    bs.push(await timeOne(b))
-  }
-  return { a: median(as), b: median(bs) }
 }
 
 function row(name: string, value: string, target: string, ok: boolean) {
