@@ -3,32 +3,27 @@
  * fault rules and live requests, never another tenant's, responsive with a
  * busy tenant, and the token never in a URL sent to the server.
  */
-import { once } from 'node:events'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest'
 import { SandboxClient, type SandboxTenant } from '../../src/client/index.ts'
 import { createApp } from '../../src/server/index.ts'
+import { type Listening, listen } from '../server/support.ts'
 import { launchChromium, saveScreenshot } from './harness.ts'
 
-let sandbox: Server
+let sandbox: Listening
 let origin: string
 let browser: Browser
 let context: BrowserContext
 let client: SandboxClient
 
 beforeAll(async () => {
-  sandbox = createApp().listen(0, '127.0.0.1')
-  await once(sandbox, 'listening')
-  origin = `http://127.0.0.1:${(sandbox.address() as AddressInfo).port}`
+  ;[sandbox, browser] = await Promise.all([listen(createApp()), launchChromium()])
+  origin = sandbox.base
   client = new SandboxClient({ baseUrl: origin })
-  browser = await launchChromium()
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
-  sandbox?.closeAllConnections()
-  await new Promise((resolve) => sandbox?.close(resolve))
+  await sandbox?.close()
 })
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })

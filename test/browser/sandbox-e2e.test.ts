@@ -4,35 +4,28 @@
  * (served by Vite, talking to the sandbox over CORS) in real Chromium, see the
  * error in the page, verify the journal, delete the tenant.
  */
-import { once } from 'node:events'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { SandboxClient } from '../../src/client/index.ts'
 import { createApp } from '../../src/server/index.ts'
+import { type Listening, listen } from '../server/support.ts'
 import { ExampleApp, type ExampleSite, launchChromium, saveScreenshot, serveExample } from './harness.ts'
 
-let sandbox: Server
-let sandboxOrigin: string
+let sandbox: Listening
 let site: ExampleSite
 let browser: Browser
 
 beforeAll(async () => {
-  sandbox = createApp().listen(0, '127.0.0.1')
-  await once(sandbox, 'listening')
-  sandboxOrigin = `http://127.0.0.1:${(sandbox.address() as AddressInfo).port}`
-  ;[site, browser] = await Promise.all([serveExample(), launchChromium()])
+  ;[sandbox, site, browser] = await Promise.all([listen(createApp()), serveExample(), launchChromium()])
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
   await site?.close()
-  sandbox?.closeAllConnections()
-  await new Promise((resolve) => sandbox?.close(resolve))
+  await sandbox?.close()
 })
 
 test('a fault rule makes the app show the error, the journal proves what it sent, and the tenant is deleted', async () => {
-  const sandboxClient = new SandboxClient({ baseUrl: sandboxOrigin })
+  const sandboxClient = new SandboxClient({ baseUrl: sandbox.base })
   const tenant = await sandboxClient.provision({
     plants: [
       { id: 1, name: 'Monstera', tag: 'tropical' },
@@ -43,7 +36,7 @@ test('a fault rule makes the app show the error, the journal proves what it sent
   const rule = await tenant.faults.add({ method: 'POST', path: '/plants', status: 503, times: 1 })
   const context = await browser.newContext()
   try {
-    const app = await ExampleApp.open(context, site.origin, { api: sandboxOrigin, token: tenant.tokens.write })
+    const app = await ExampleApp.open(context, site.origin, { api: sandbox.base, token: tenant.tokens.write })
     expect(await app.plants()).toEqual([{ name: 'Monstera', tag: 'tropical' }, { name: 'Aloe' }])
 
     // The first create meets the rule: the page shows the sandbox's 503 Error body.

@@ -2,8 +2,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { FaultRuleInput, Outcome } from '../../src/index.ts'
 import { setupPlantStoreServer } from '../../src/node.ts'
-import { read } from '../support/contract.ts'
-import { faultRuleCases, type Seen } from './suite.ts'
+import { faultRuleCases, send } from './suite.ts'
 
 const origin = 'https://plants.test'
 let clock = Date.parse('2026-01-01T00:00:00Z')
@@ -17,21 +16,6 @@ const tenantOf = { acme: 'acme', globex: 'globex' } as const
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterAll(() => server.close())
-
-async function send(method: string, path: string, token: string, json?: unknown): Promise<Seen> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-  if (json !== undefined) headers['content-type'] = 'application/json'
-  try {
-    const response = await fetch(`${origin}${path}`, {
-      method,
-      headers,
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    })
-    return await read(response)
-  } catch (error) {
-    return { networkError: String(error) }
-  }
-}
 
 faultRuleCases('msw', () => ({
   async add(tenant, rule) {
@@ -48,7 +32,7 @@ faultRuleCases('msw', () => ({
   clear: async (tenant) => {
     faults.clear(tenant)
   },
-  send,
+  send: (...request) => send(origin, ...request),
   plantIds: (tenant) => store.listPlants(tenant).map(({ id }) => id),
   reported: async (tenant) =>
     outcomes

@@ -1,42 +1,19 @@
 /** Fault rules over HTTP: `/__sandbox/faults` driven through `SandboxClient`, requests sent with real `fetch`. */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { PlantStoreApiError, SandboxClient } from '../../src/client/index.ts'
-import { createPlantStore, type FaultRuleInput, fixtureTokens } from '../../src/index.ts'
-import { createApp } from '../../src/server/index.ts'
-import { bearer, type Listening, listen } from '../server/support.ts'
+
+import { describe, expect, test } from 'vitest'
+import { PlantStoreApiError } from '../../src/client/index.ts'
+import { type FaultRuleInput, fixtureTokens } from '../../src/index.ts'
+import { useSandbox } from '../server/sandbox-fixture.ts'
+import { bearer } from '../server/support.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
-import { faultRuleCases, type Seen } from './suite.ts'
+import { faultRuleCases, send } from './suite.ts'
 
-let clock = Date.parse('2026-01-01T00:00:00Z')
-const now = () => clock
-const store = createPlantStore({ now })
-let sandbox: Listening
-let client: SandboxClient
-
-beforeAll(async () => {
-  sandbox = await listen(createApp({ store, now }))
-  client = new SandboxClient({ baseUrl: sandbox.base })
-})
-afterAll(() => sandbox.close())
+const sandbox = useSandbox()
+const { store } = sandbox
 
 const tenants = {
-  acme: () => client.tenant(fixtureTokens.acme),
-  globex: () => client.tenant(fixtureTokens.globex),
-}
-
-async function send(method: string, path: string, token: string, json?: unknown): Promise<Seen> {
-  const headers: Record<string, string> = bearer(token)
-  if (json !== undefined) headers['content-type'] = 'application/json'
-  try {
-    const response = await fetch(`${sandbox.base}${path}`, {
-      method,
-      headers,
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    })
-    return await read(response)
-  } catch (error) {
-    return { networkError: String(error) }
-  }
+  acme: () => sandbox.client.tenant(fixtureTokens.acme),
+  globex: () => sandbox.client.tenant(fixtureTokens.globex),
 }
 
 faultRuleCases('the sandbox', () => ({
@@ -60,7 +37,7 @@ faultRuleCases('the sandbox', () => ({
     }
   },
   clear: (tenant) => tenants[tenant]().faults.clear(),
-  send,
+  send: (...request) => send(sandbox.base, ...request),
   plantIds: (tenant) => store.listPlants(tenant).map(({ id }) => id),
   reported: async (tenant) =>
     (await tenants[tenant]().requests.list()).requests.map(({ request, response }) => [
@@ -68,9 +45,7 @@ faultRuleCases('the sandbox', () => ({
       request.path,
       response.status,
     ]),
-  advance(ms) {
-    clock += ms
-  },
+  advance: (ms) => sandbox.advance(ms),
   async reset() {
     await tenants.acme().reset()
     await tenants.globex().reset()

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
-import { type Answer, expectErrorBody, expectToMatchContract } from '../support/contract.ts'
+import { type Answer, expectErrorBody, expectToMatchContract, read } from '../support/contract.ts'
 
 /** An answer as the client saw it, or the network error a transport fault made. */
 export type Seen = Answer | { networkError: string }
@@ -33,6 +33,21 @@ export interface FaultDriver {
 }
 
 const { acme, globex } = fixtureTokens
+
+/**
+ * Sends an API request with a bearer token (and `json` as the body) to a base
+ * address; a failed transport is answered as a network error.
+ */
+export async function send(base: string, method: string, path: string, token: string, json?: unknown): Promise<Seen> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
+  if (json !== undefined) headers['content-type'] = 'application/json'
+  try {
+    const body = json === undefined ? {} : { body: JSON.stringify(json) }
+    return await read(await fetch(`${base}${path}`, { method, headers, ...body }))
+  } catch (error) {
+    return { networkError: String(error) }
+  }
+}
 
 function answer(seen: Seen): Answer {
   if ('networkError' in seen) throw new Error(`expected an answer, got a network error: ${seen.networkError}`)

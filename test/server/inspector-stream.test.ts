@@ -1,20 +1,13 @@
 /** The inspector over HTTP: its event stream (auth, tenant isolation, live events, bounds) and its page's headers. */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { SandboxClient } from '../../src/client/index.ts'
-import { createPlantStore, fixtureTokens } from '../../src/index.ts'
-import { createApp } from '../../src/server/index.ts'
+
+import { afterEach, describe, expect, test } from 'vitest'
+import { fixtureTokens } from '../../src/index.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
-import { bearer, type Listening, listen } from './support.ts'
+import { useSandbox } from './sandbox-fixture.ts'
+import { bearer } from './support.ts'
 
-const store = createPlantStore()
-let sandbox: Listening
-let client: SandboxClient
-
-beforeAll(async () => {
-  sandbox = await listen(createApp({ store, maxStreamsPerTenant: 2 }))
-  client = new SandboxClient({ baseUrl: sandbox.base })
-})
-afterAll(() => sandbox.close())
+const sandbox = useSandbox({ maxStreamsPerTenant: 2 })
+const { store } = sandbox
 
 interface StreamEvent {
   name: string
@@ -130,7 +123,7 @@ describe('GET /__sandbox/events', () => {
   test('sends the plants again after a write, and the rules whenever they change or fire', async () => {
     const stream = await watch(fixtureTokens.acme.read)
     await stream.until((e) => e.name === 'faults')
-    const tenant = client.tenant(fixtureTokens.acme)
+    const tenant = sandbox.client.tenant(fixtureTokens.acme)
     await tenant.faults.add({ method: 'GET', status: 503, times: 1 })
     await stream.until((e) => e.name === 'faults' && (e.data.faults as unknown[]).length === 1)
     await fetch(`${sandbox.base}/plants`, { headers: bearer(fixtureTokens.acme.read) })
@@ -164,7 +157,7 @@ describe('GET /__sandbox/events', () => {
   })
 
   test('says the tenant is gone and ends when it is deleted', async () => {
-    const tenant = await client.provision({ plants: 1 })
+    const tenant = await sandbox.client.provision({ plants: 1 })
     const stream = await watch(tenant.tokens.read)
     await stream.until((e) => e.name === 'hello')
     await tenant.delete()

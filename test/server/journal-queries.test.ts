@@ -1,24 +1,19 @@
 /** GET and DELETE /__sandbox/requests over HTTP: filters, count, limit, clearing, and a WireMock-style verify. */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { SandboxClient, SandboxVerificationError } from '../../src/client/index.ts'
-import { createPlantStore, fixtureTokens } from '../../src/index.ts'
-import { createApp } from '../../src/server/index.ts'
+
+import { afterEach, describe, expect, test } from 'vitest'
+import { SandboxVerificationError } from '../../src/client/index.ts'
+import { fixtureTokens } from '../../src/index.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
-import { bearer, type Listening, listen } from './support.ts'
+import { useSandbox } from './sandbox-fixture.ts'
+import { bearer } from './support.ts'
 
-const store = createPlantStore()
-let sandbox: Listening
-let client: SandboxClient
+const sandbox = useSandbox({ journalSize: 20 })
+const { store } = sandbox
 
-beforeAll(async () => {
-  sandbox = await listen(createApp({ store, journalSize: 20 }))
-  client = new SandboxClient({ baseUrl: sandbox.base })
-})
 afterEach(async () => {
   await store.reset()
-  for (const tenant of ['acme', 'globex'] as const) await client.tenant(fixtureTokens[tenant]).requests.clear()
+  for (const tenant of ['acme', 'globex'] as const) await sandbox.client.tenant(fixtureTokens[tenant]).requests.clear()
 })
-afterAll(() => sandbox.close())
 
 async function send(method: string, path: string, token: string, headers: Record<string, string> = {}) {
   return read(await fetch(`${sandbox.base}${path}`, { method, headers: { ...bearer(token), ...headers } }))
@@ -40,7 +35,7 @@ async function traffic() {
 describe('GET /__sandbox/requests', () => {
   test('answers the caller tenant’s requests with their count, ids and operations', async () => {
     await traffic()
-    const { tenant, count, dropped, requests } = await client.tenant(fixtureTokens.acme).requests.list()
+    const { tenant, count, dropped, requests } = await sandbox.client.tenant(fixtureTokens.acme).requests.list()
     expect([tenant, count, dropped]).toEqual(['acme', 4, 0])
     expect(requests.map((entry) => [entry.operation, entry.request.method, entry.response.status])).toEqual([
       ['listPlants', 'GET', 200],
@@ -74,11 +69,11 @@ describe('GET /__sandbox/requests', () => {
 
   test('filters by time: since is inclusive, until exclusive', async () => {
     await send('GET', '/plants', fixtureTokens.acme.read)
-    const { requests } = await client.tenant(fixtureTokens.acme).requests.list()
+    const { requests } = await sandbox.client.tenant(fixtureTokens.acme).requests.list()
     const at = requests[0]!.at
     await new Promise((resolve) => setTimeout(resolve, 5))
     await send('DELETE', '/plants/2', fixtureTokens.acme.write)
-    const tenant = client.tenant(fixtureTokens.acme)
+    const tenant = sandbox.client.tenant(fixtureTokens.acme)
     expect(await tenant.requests.count({ since: at })).toBe(2)
     expect(await tenant.requests.count({ until: at })).toBe(0)
     expect(await tenant.requests.count({ since: new Date(Date.parse(at) + 1) })).toBe(1)
@@ -86,7 +81,7 @@ describe('GET /__sandbox/requests', () => {
 
   test('says how many entries the bounded journal dropped', async () => {
     for (let i = 0; i < 25; i++) await send('GET', `/plants?limit=${i}`, fixtureTokens.acme.read)
-    const { count, dropped, requests } = await client.tenant(fixtureTokens.acme).requests.list()
+    const { count, dropped, requests } = await sandbox.client.tenant(fixtureTokens.acme).requests.list()
     expect([count, dropped]).toEqual([20, 5])
     expect(requests[0]?.request.query).toBe('limit=5')
   })
@@ -124,8 +119,8 @@ describe('DELETE /__sandbox/requests', () => {
       }),
     )
     expect([cleared.status, cleared.text]).toEqual([204, ''])
-    expect(await client.tenant(fixtureTokens.acme).requests.count()).toBe(0)
-    expect(await client.tenant(fixtureTokens.globex).requests.count()).toBe(1)
+    expect(await sandbox.client.tenant(fixtureTokens.acme).requests.count()).toBe(0)
+    expect(await sandbox.client.tenant(fixtureTokens.globex).requests.count()).toBe(1)
     expect(store.listPlants('acme').map(({ id }) => id)).toEqual([2, 3, 4, 5])
   })
 
@@ -140,7 +135,7 @@ describe('DELETE /__sandbox/requests', () => {
 describe('verify: exactly N matching requests', () => {
   test('passes when the count matches, and fails listing what was seen when it does not', async () => {
     await traffic()
-    const acme = client.tenant(fixtureTokens.acme)
+    const acme = sandbox.client.tenant(fixtureTokens.acme)
     await acme.requests.verify(2, { method: 'DELETE', path: '/plants/{id}' })
     await acme.requests.verify(0, { method: 'POST' })
 

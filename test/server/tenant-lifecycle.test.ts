@@ -1,23 +1,16 @@
 /** Tenant lifecycle over HTTP: exact plants, deletion by the tenant's own token, a time-to-live, the fixtures file. */
+
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { PlantStoreApiError, SandboxClient } from '../../src/client/index.ts'
+import { describe, expect, test } from 'vitest'
+import { PlantStoreApiError } from '../../src/client/index.ts'
 import { createPlantStore, fixtureTokens, worldSchema } from '../../src/index.ts'
 import { createApp } from '../../src/server/index.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
-import { bearer, type Listening, listen } from './support.ts'
+import { useSandbox } from './sandbox-fixture.ts'
+import { bearer, listen } from './support.ts'
 
-let clock = Date.parse('2026-01-01T00:00:00Z')
-const now = () => clock
-const store = createPlantStore({ now })
-let sandbox: Listening
-let client: SandboxClient
-
-beforeAll(async () => {
-  sandbox = await listen(createApp({ store, now }))
-  client = new SandboxClient({ baseUrl: sandbox.base })
-})
-afterAll(() => sandbox.close())
+const sandbox = useSandbox()
+const { store } = sandbox
 
 async function list(token: string) {
   return read(await fetch(`${sandbox.base}/plants`, { headers: bearer(token) }))
@@ -41,7 +34,7 @@ const exact = [
 
 describe('provisioning with exact plants', () => {
   test('starts the tenant with exactly those plants, and a reset returns to them', async () => {
-    const tenant = await client.provision({
+    const tenant = await sandbox.client.provision({
       plants: exact.map(({ tag, ...plant }) => (tag ? { ...plant, tag } : plant)),
     })
     expect(tenant.provisioned).toEqual({ tenant: expect.stringMatching(/^t_/), tokens: tenant.tokens, plants: 3 })
@@ -95,7 +88,7 @@ describe('provisioning with exact plants', () => {
 
 describe('DELETE /__sandbox/tenants/{id}', () => {
   test('removes the caller’s own provisioned tenant: its tokens answer 401 at once', async () => {
-    const tenant = await client.provision({ plants: 2, seed: 3 })
+    const tenant = await sandbox.client.provision({ plants: 2, seed: 3 })
     const id = tenant.provisioned!.tenant
     await tenant.faults.add({ status: 500, times: 1 })
     expect((await list(tenant.tokens.read)).status).toBe(500)
@@ -113,8 +106,8 @@ describe('DELETE /__sandbox/tenants/{id}', () => {
   })
 
   test('refuses another tenant’s id (404), a fixture tenant (403) and a read-only token (403)', async () => {
-    const a = await client.provision()
-    const b = await client.provision()
+    const a = await sandbox.client.provision()
+    const b = await sandbox.client.provision()
     const del = (id: string, token: string) =>
       fetch(`${sandbox.base}/__sandbox/tenants/${id}`, { method: 'DELETE', headers: bearer(token) }).then(read)
 
@@ -126,7 +119,7 @@ describe('DELETE /__sandbox/tenants/{id}', () => {
   })
 
   test('works through the client, which then sees 401 itself', async () => {
-    const tenant = await client.provision()
+    const tenant = await sandbox.client.provision()
     await tenant.delete()
     const error = await tenant.plants().catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(PlantStoreApiError)
@@ -136,12 +129,12 @@ describe('DELETE /__sandbox/tenants/{id}', () => {
 
 describe('a time-to-live', () => {
   test('is answered as expiresAt; past it the tokens answer 401 and the tenant is removed', async () => {
-    const tenant = await client.provision({ plants: 1, ttlSeconds: 60 })
+    const tenant = await sandbox.client.provision({ plants: 1, ttlSeconds: 60 })
     const id = tenant.provisioned!.tenant
-    expect(tenant.provisioned?.expiresAt).toBe(new Date(clock + 60_000).toISOString())
+    expect(tenant.provisioned?.expiresAt).toBe(new Date(Date.parse('2026-01-01T00:00:00Z') + 60_000).toISOString())
     expect((await list(tenant.tokens.read)).status).toBe(200)
 
-    clock += 60_000
+    sandbox.advance(60_000)
     const expired = await list(tenant.tokens.read)
     expectErrorBody(expired, 401)
     expect(expired.headers.get('www-authenticate')).toContain('invalid_token')
