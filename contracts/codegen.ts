@@ -1,7 +1,9 @@
 /**
  * Generates `src/generated/*` from `contracts/openapi.yaml`: the request and
- * response types (openapi-typescript) and the contract's numbers (scopes,
- * ranges, lengths, body size, quota) that the core enforces.
+ * response types (openapi-typescript), the contract's numbers (scopes,
+ * ranges, lengths, body size, quota) that the core enforces, and the whole
+ * document as data, which the conformance command validates answers against
+ * (no YAML to find and parse at run time, in the package or the CLI bundle).
  *
  * Run `npm run generate` after editing the contract; `test/contract/codegen.test.ts`
  * fails while the committed files are stale.
@@ -101,6 +103,7 @@ export async function generate(): Promise<Record<string, string>> {
   return {
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
+    'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
 }
 

@@ -3,9 +3,10 @@
  * `plant-store-mock`: serves the Plant Store sandbox. Every flag has an
  * environment variable; `--help` lists them. Bad flags exit with code 2.
  * This entry only turns on Node's on-disk compile cache (faster starts after
- * the first), then loads the CLI.
+ * the first), then runs the CLI.
  */
 import { enableCompileCache } from 'node:module'
 
 enableCompileCache?.()
-await import('./cli/main.ts')
+const { main } = await import('./cli/main.ts')
+process.exit(await main(process.argv))

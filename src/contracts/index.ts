@@ -1,10 +1,38 @@
 /**
  * `plant-store-mock/contracts` (Node): Pact provider verification against the
  * sandbox, its provider states, and the recorder that turns what a test did
- * against the MSW handlers into a pact. Needs `@pact-foundation/pact` 17
- * installed next to it.
+ * against the MSW handlers into a pact (these need `@pact-foundation/pact` 17
+ * installed next to it); and the conformance rules, which check any provider
+ * of the Plant Store API (a real deployment, the sandbox, the MSW handlers)
+ * against the contract with nothing but tokens.
  */
 
+export { conformanceCommand } from './conformance/command.ts'
+export { contractProblems, operationOf } from './conformance/contract-check.ts'
+export {
+  type Answer,
+  type ConformanceTokens,
+  type Exchange,
+  type Probe,
+  type Role,
+  roleLabels,
+  type SentRequest,
+} from './conformance/exchange.ts'
+export type { Expectation } from './conformance/expectations.ts'
+export { formatJunitReport } from './conformance/junit-report.ts'
+export type {
+  CleanupReport,
+  ConformanceReport,
+  Finding,
+  LeftoverPlant,
+  ReportedAnswer,
+  RuleResult,
+  RuleStatus,
+} from './conformance/report.ts'
+export type { ConformanceRule, Need, RuleContext } from './conformance/rule.ts'
+export { conformanceRules } from './conformance/rules/index.ts'
+export { type ConformanceOptions, ConformanceSetupError, runConformance, selectRules } from './conformance/run.ts'
+export { formatTextReport } from './conformance/text-report.ts'
 export {
   type MswRecorder,
   type MswRecorderOptions,
@@ -35,4 +63,4 @@ export {
   type VerifySandboxOptions,
   verifySandbox,
 } from './verify.ts'
-export { runVerify, verifyCommand } from './verify-command.ts'
+export { verifyCommand } from './verify-command.ts'

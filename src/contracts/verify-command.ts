@@ -1,10 +1,13 @@
-import { Command, CommanderError, Option } from 'commander'
-import { type VerificationResult, type VerifySandboxOptions, verifySandbox } from './verify.ts'
+import { Command, InvalidArgumentError, Option } from 'commander'
+import type { VerificationResult, VerifySandboxOptions } from './verify.ts'
+
+/** The optional peer dependency `verify` runs on. */
+const pactPackage = '@pact-foundation/pact'
 
 interface VerifyFlags {
   provider?: string
   brokerUrl?: string
-  consumerVersionSelector?: string[]
+  consumerVersionSelector?: VerifySandboxOptions['consumerVersionSelectors']
   consumerVersionTag?: string[]
   consumer?: string[]
   providerVersion?: string
@@ -20,17 +23,40 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value]
 }
 
+type ConsumerVersionSelector = NonNullable<VerifySandboxOptions['consumerVersionSelectors']>[number]
+
+function collectSelector(value: string, previous: ConsumerVersionSelector[] = []): ConsumerVersionSelector[] {
+  let selector: unknown
+  try {
+    selector = JSON.parse(value)
+  } catch (error) {
+    throw new InvalidArgumentError(`must be JSON (${(error as Error).message}).`)
+  }
+  if (typeof selector !== 'object' || selector === null || Array.isArray(selector)) {
+    throw new InvalidArgumentError('must be a JSON object, e.g. \'{"mainBranch":true}\'.')
+  }
+  return [...previous, selector as ConsumerVersionSelector]
+}
+
 /**
- * The `plant-store-mock verify` command (commander): verifies pact files, folders, URLs
- * or Pact Broker pacts against the sandbox (see {@link verifySandbox}).
- * Broker credentials come from the Verifier's usual environment variables
- * (`PACT_BROKER_BASE_URL`, `PACT_BROKER_TOKEN`, `PACT_BROKER_USERNAME`,
- * `PACT_BROKER_PASSWORD`).
+ * The `plant-store-mock verify` command (commander): verifies pact files,
+ * folders, URLs or Pact Broker pacts against the sandbox (see
+ * `verifySandbox`). Broker credentials come from the Verifier's usual
+ * environment variables (`PACT_BROKER_BASE_URL`, `PACT_BROKER_TOKEN`,
+ * `PACT_BROKER_USERNAME`, `PACT_BROKER_PASSWORD`).
+ *
+ * The optional peer `@pact-foundation/pact` is loaded only when the command
+ * runs, so its `--help` works without it; when it is missing, the command
+ * ends with one line naming the package to install. It ends through
+ * commander's `error()`: exit code 1 when a pact does not verify, 2 for bad
+ * usage or a missing peer (with `exitOverride()`, a `CommanderError` with
+ * that `exitCode`).
  *
  * @example
- * verifyCommand().parseAsync(['contracts/pacts', 'pacts/my-app.json'], { from: 'user' })
+ * program.addCommand(verifyCommand())
+ * await program.parseAsync(['node', 'plant-store-mock', 'verify', 'pacts/my-app.json'])
  */
-export function verifyCommand(onResult: (result: VerificationResult) => void = report): Command {
+export function verifyCommand(): Command {
   const command = new Command('verify')
     .description('Verify pacts (files, folders, URLs or a Pact Broker) against the Plant Store sandbox.')
     .argument('[pacts...]', 'pact files, folders of pact files, or pact URLs')
@@ -39,7 +65,7 @@ export function verifyCommand(onResult: (result: VerificationResult) => void = r
     .option(
       '--consumer-version-selector <json>',
       'broker consumer version selector as JSON, e.g. \'{"mainBranch":true}\' (repeatable)',
-      collect,
+      collectSelector,
     )
     .option('--consumer-version-tag <tag>', 'broker consumer version tag (repeatable)', collect)
     .option('--consumer <name>', 'only verify pacts of this consumer (repeatable)', collect)
@@ -54,15 +80,36 @@ export function verifyCommand(onResult: (result: VerificationResult) => void = r
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('warn'),
     )
+    .addHelpText('after', `\nNeeds the optional peer dependency ${pactPackage} (npm i -D ${pactPackage}).`)
     .action(async (pacts: string[], flags: VerifyFlags) => {
       if (pacts.length === 0 && !flags.brokerUrl) {
         command.error('plant-store-mock verify: give pact files or folders, or a Pact Broker (--broker-url).', {
           exitCode: 2,
         })
       }
-      onResult(await verifySandbox(toOptions(pacts, flags)))
+      // A command-line run: no Pact usage data leaves the machine unless the environment says otherwise.
+      process.env.PACT_DO_NOT_TRACK ??= 'true'
+      const { verifySandbox } = await loadVerifier(command)
+      const result = await verifySandbox(toOptions(pacts, flags))
+      if (!result.ok) command.error(failureReport(result), { exitCode: 1, code: 'plant-store-mock.verificationFailed' })
     })
-  return command.usage('[options] [pacts...]   (as "plant-store-mock verify")')
+  return command
+}
+
+/** Loads the verifier, and with it the optional peer; a missing peer ends the command with one line. */
+async function loadVerifier(command: Command): Promise<typeof import('./verify.ts')> {
+  try {
+    return await import('./verify.ts')
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${pactPackage}'`)) {
+      command.error(
+        `plant-store-mock verify needs the optional peer dependency ${pactPackage}; install it: npm i -D ${pactPackage}`,
+        { exitCode: 2, code: 'plant-store-mock.missingPeer' },
+      )
+    }
+    throw error
+  }
 }
 
 function toOptions(pacts: string[], flags: VerifyFlags): VerifySandboxOptions {
@@ -70,9 +117,7 @@ function toOptions(pacts: string[], flags: VerifyFlags): VerifySandboxOptions {
   if (flags.provider) options.provider = flags.provider
   if (pacts.length > 0) options.pactUrls = pacts
   if (flags.brokerUrl) options.pactBrokerUrl = flags.brokerUrl
-  if (flags.consumerVersionSelector) {
-    options.consumerVersionSelectors = flags.consumerVersionSelector.map((json) => JSON.parse(json))
-  }
+  if (flags.consumerVersionSelector) options.consumerVersionSelectors = flags.consumerVersionSelector
   if (flags.consumerVersionTag) options.consumerVersionTags = flags.consumerVersionTag
   if (flags.consumer) options.consumerFilters = flags.consumer
   if (flags.providerVersion) options.providerVersion = flags.providerVersion
@@ -84,42 +129,12 @@ function toOptions(pacts: string[], flags: VerifyFlags): VerifySandboxOptions {
   return options
 }
 
-/** Writes a failed verification's reasons to stderr. */
-function report(result: VerificationResult): void {
-  if (result.ok) return
+/** A failed verification's reasons, one interaction after another. */
+function failureReport(result: VerificationResult): string {
   const lines = ['plant-store-mock verify: verification failed.']
   if (result.error) lines.push(`  ${result.error}`)
   for (const { interaction, messages } of result.failures) {
     lines.push(`  ✗ ${interaction}`, ...messages.map((message) => `      ${message}`))
   }
-  process.stderr.write(`${lines.join('\n')}\n`)
-}
-
-/**
- * Runs `plant-store-mock verify` with these arguments (those after `verify`)
- * and resolves to the exit code: 0 when every pact verified, 1 when one
- * failed, 2 for bad arguments.
- *
- * @example
- * process.exit(await runVerify(process.argv.slice(3)))
- */
-export async function runVerify(args: readonly string[]): Promise<number> {
-  // A command-line run: no Pact usage data leaves the machine unless the environment says otherwise.
-  process.env.PACT_DO_NOT_TRACK ??= 'true'
-  let ok = false
-  const command = verifyCommand((result) => {
-    ok = result.ok
-    report(result)
-  }).exitOverride()
-  try {
-    await command.parseAsync([...args], { from: 'user' })
-  } catch (error) {
-    if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' ? 0 : 2
-    if (error instanceof SyntaxError) {
-      process.stderr.write(`plant-store-mock verify: --consumer-version-selector is not JSON (${error.message}).\n`)
-      return 2
-    }
-    throw error
-  }
-  return ok ? 0 : 1
+  return lines.join('\n')
 }

@@ -1,7 +1,14 @@
 import { contract } from '../generated/contract.ts'
 import { authenticate, authorize } from './auth.ts'
 import { methodNotAllowed, PlantStoreError, renderError } from './errors.ts'
-import { type CoreRequest, type CoreResponse, jsonResponse, noContent, readBodyWithinLimit } from './http.ts'
+import {
+  type CoreRequest,
+  type CoreResponse,
+  jsonHeaders,
+  jsonResponse,
+  noContent,
+  readBodyWithinLimit,
+} from './http.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './validation.ts'
@@ -56,8 +63,12 @@ type Operation = (
 
 const operations: Record<OperationId, Operation> = {
   listPlants: (store, principal, request) => {
-    const plants = store.listPlants(principal.tenantId, parseLimit(request.query))
-    return jsonResponse(200, plants.map(toPlant))
+    const limit = parseLimit(request.query)
+    // Serialized once, until the tenant's next write.
+    const body = store.derive(principal.tenantId, `list:${limit}`, (plants) =>
+      JSON.stringify(plants.list(limit).map(toPlant)),
+    )
+    return { status: 200, headers: jsonHeaders, body }
   },
   headPlants: (store, principal, request, params, trace) => {
     const { status, headers, body } = operations.listPlants(store, principal, request, params, trace) as CoreResponse

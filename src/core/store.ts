@@ -330,6 +330,15 @@ export class PlantStore {
     return this.#get(tenantId).plants.list(limit)
   }
 
+  /**
+   * A value derived from the tenant's plants, kept until the tenant's next
+   * write: e.g. the serialized list, so repeated reads skip the work.
+   */
+  derive<T>(tenantId: string, key: string, compute: (plants: PlantQueries & Pick<TenantPlants, 'list'>) => T): T {
+    const { plants } = this.#get(tenantId)
+    return plants.derive(key, () => compute(plants))
+  }
+
   /** Number of plants the tenant holds. */
   countPlants(tenantId: string): number {
     return this.#get(tenantId).plants.count()

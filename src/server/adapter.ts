@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { PlantStoreHandler } from '../core/app.ts'
-import { PlantStoreError } from '../core/errors.ts'
+import { PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
 
 /**
@@ -21,9 +21,25 @@ export function toCoreRequest(req: IncomingMessage): CoreRequest {
     method: req.method ?? 'GET',
     path: queryStart === -1 ? url : url.slice(0, queryStart),
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
-    header: (name) => req.headersDistinct[name]?.join(', ') ?? null,
+    header: (name) => header(req.rawHeaders, name),
     readBody: (limit) => readBody(req, limit),
   }
+}
+
+/**
+ * A header's value as fetch reads it: every occurrence, joined with `, `
+ * (Node's `req.headers` keeps only the first `Authorization`, and
+ * `headersDistinct` builds a whole new object on every read).
+ */
+function header(raw: readonly string[], name: string): string | null {
+  let value: string | null = null
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!
+    if (key.length === name.length && key.toLowerCase() === name) {
+      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`
+    }
+  }
+  return value
 }
 
 /** Requests whose body was refused unread: their connection is closed after the answer. */
@@ -133,5 +149,35 @@ export function toMiddleware(handle: PlantStoreHandler) {
     }
     if (answer instanceof Promise) answer.then((response) => sendCoreResponse(req, res, response), next)
     else sendCoreResponse(req, res, answer)
+  }
+}
+
+/**
+ * Wraps a transport-neutral handler as a Node request listener that answers
+ * every request it gets; a failure is the core's 500 Error body.
+ *
+ * @example
+ * createServer(toListener(createCore(store))).listen(4010)
+ */
+export function toListener(handle: PlantStoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    ;(req as { log?: { error(details: object, message: string): void } }).log?.error({ err: error }, 'request failed')
+    if (res.headersSent) res.destroy()
+    else sendCoreResponse(req, res, renderError(error))
+  }
+  return (req, res) => {
+    let answer: ReturnType<PlantStoreHandler>
+    try {
+      answer = handle(toCoreRequest(req))
+    } catch (error) {
+      fail(req, res, error)
+      return
+    }
+    if (answer instanceof Promise) {
+      answer.then(
+        (response) => sendCoreResponse(req, res, response),
+        (error: unknown) => fail(req, res, error),
+      )
+    } else sendCoreResponse(req, res, answer)
   }
 }

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import express, { type Router } from 'express'
 import { authenticate, authorize } from '../core/auth.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
@@ -73,10 +72,13 @@ const pageHeaders = {
   'cache-control': 'no-cache',
 } as const
 
+/** Connect-style middleware: answers what it owns, hands the rest to `next`. */
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void
+
 /** The live inspector: its routes, and how to tell it what it cannot see happen. */
 export interface Inspector {
-  /** Mount at `/__sandbox`. */
-  readonly router: Router
+  /** Its page, script, style and event stream, for the `/__sandbox` mount point (plain Node: no Express needed). */
+  readonly middleware: Middleware
   /** A tenant's plants changed outside the API (a reset): its streams get them again. */
   plantsChanged(tenantId: string): void
 }
@@ -92,7 +94,7 @@ export interface Inspector {
  *
  * @example
  * const inspector = createInspector({ store, journal, faults })
- * router.use('/__sandbox', inspector.router)
+ * router.use('/__sandbox', inspector.middleware)
  */
 export function createInspector(options: InspectorOptions): Inspector {
   const { store, journal, faults } = options
@@ -202,22 +204,29 @@ export function createInspector(options: InspectorOptions): Inspector {
     }
   }
 
-  const router = express.Router()
-  router.get('/events', (req, res) => {
-    void events(req, res)
-  })
-  router.get(['/', '/inspector.js', '/inspector.css'], (req, res) => {
-    const path = req.originalUrl.split('?')[0] ?? ''
-    // The page's relative links need the trailing slash: /__sandbox → /__sandbox/.
-    if (req.path === '/' && !path.endsWith('/')) {
-      res.redirect(308, `${req.baseUrl}/`)
+  const middleware: Middleware = (req, res, next) => {
+    const method = req.method ?? 'GET'
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
+    if (method === 'GET' && path === '/events') {
+      void events(req, res)
       return
     }
-    const file = inspectorFiles().get(req.path)
-    if (file) res.set(pageHeaders).type(file.type).send(file.text)
-  })
+    const file = method === 'GET' || method === 'HEAD' ? inspectorFiles().get(path) : undefined
+    if (!file) {
+      next()
+      return
+    }
+    // The page's relative links need the trailing slash: /__sandbox → /__sandbox/.
+    const { originalUrl = req.url ?? '/', baseUrl = '' } = req as { originalUrl?: string; baseUrl?: string }
+    if (path === '/' && !(originalUrl.split('?')[0] ?? '').endsWith('/')) {
+      res.writeHead(308, { location: `${baseUrl}/` }).end()
+      return
+    }
+    res.writeHead(200, { ...pageHeaders, 'content-type': file.type, 'content-length': Buffer.byteLength(file.text) })
+    res.end(method === 'HEAD' ? undefined : file.text)
+  }
   return {
-    router,
+    middleware,
     plantsChanged(tenantId) {
       each(tenantId, (stream) => {
         stream.plantsChanged = true

@@ -101,6 +101,18 @@ export class Ring<T> {
 
 const decoder = new TextDecoder()
 
+/** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
+let lastMillis = 0
+let lastIso = ''
+function now(): string {
+  const millis = Date.now()
+  if (millis !== lastMillis) {
+    lastMillis = millis
+    lastIso = new Date(millis).toISOString()
+  }
+  return lastIso
+}
+
 /**
  * The recent requests of each tenant and the answers given, in a bounded ring
  * buffer per tenant, with `Authorization` values redacted. Subscribe
@@ -146,7 +158,7 @@ export class RequestJournal {
     const presentedId = request.header('x-request-id')
     const entry: JournalEntry = {
       id: presentedId !== null && requestIdSyntax.test(presentedId) ? presentedId : `r-${++this.#sequence}`,
-      at: new Date().toISOString(),
+      at: now(),
       operation: operation ?? null,
       request: {
         method: request.method,
@@ -155,7 +167,11 @@ export class RequestJournal {
         headers,
         body: requestBody === undefined ? null : this.#cut(decoder.decode(requestBody)),
       },
-      response: { ...response, body: response.body === null ? null : this.#cut(response.body) },
+      // Kept as it is unless its body must be cut: answers are never changed after they are given.
+      response:
+        response.body === null || response.body.length <= this.#maxBodyChars
+          ? response
+          : { ...response, body: this.#cut(response.body) },
     }
     ring.push(entry)
     for (const listener of this.#listeners) listener(tenantId, entry)

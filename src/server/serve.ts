@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
-import { type CreateAppOptions, createApp } from './app.ts'
+import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
 import { readStateFile, writeStateFile } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -64,7 +64,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     }
   }
   await store.ready // a world that cannot be loaded stops the start here
-  const { server, url } = await listen(createApp({ ...options, store }), {
+  const parts = sandboxParts({ ...options, store })
+  const loadApp = async () => (await import('./app.ts')).appOf(parts, options)
+  const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 4010,
   })

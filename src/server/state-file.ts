@@ -1,8 +1,8 @@
-import { open, readFile, rename, rm } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { type StoreSnapshot, snapshotSchema } from '../core/schemas.ts'
 import type { PlantStore } from '../core/store.ts'
+import { writeFileAtomically } from './write-file-atomically.ts'
 
 const format = 'plant-store-mock/state'
 
@@ -85,18 +85,5 @@ export async function writeStateFile(path: string, store: PlantStore): Promise<v
     provisioned: store.provisionedTenants(),
     store: store.snapshot(),
   }
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
-  const file = await open(temporary, 'w', 0o600)
-  try {
-    await file.writeFile(`${JSON.stringify(state)}\n`)
-    await file.sync()
-  } finally {
-    await file.close()
-  }
-  try {
-    await rename(temporary, path)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
-  }
+  await writeFileAtomically(path, `${JSON.stringify(state)}\n`, 0o600)
 }

@@ -2,15 +2,20 @@
  * The `plant-store-mock` CLI as users run it: spawned, waited for, queried
  * over HTTP, stopped with SIGTERM. Also the state file round trip.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { cp, mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { read } from '../support/contract.ts'
 import { bearer } from './support.ts'
 
-const cli = new URL('../../src/cli.ts', import.meta.url).pathname
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const cli = join(root, 'src/cli.ts')
+const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }
 const running = new Set<ChildProcess>()
 let directory: string
 
@@ -30,12 +35,13 @@ interface Started {
   exit: Promise<number | null>
 }
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [cli, ...args], {
+/** Spawns the CLI (or another `script`), collecting its output; killed after `timeout` ms when given. */
+function spawnCli(args: string[], env: Record<string, string>, script: string, timeout?: number) {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(timeout ? { timeout } : {}),
   })
-  running.add(child)
   let stdout = ''
   let stderr = ''
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -44,13 +50,22 @@ function run(args: string[], env: Record<string, string> = {}) {
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk
   })
-  const exit = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      running.delete(child)
-      resolve(code)
-    }),
-  )
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   return { child, exit, stdout: () => stdout, stderr: () => stderr }
+}
+
+/** Spawns the CLI; it is killed after the test if still running. */
+function run(args: string[], env: Record<string, string> = {}, script = cli) {
+  const started = spawnCli(args, env, script)
+  running.add(started.child)
+  started.exit.then(() => running.delete(started.child))
+  return started
+}
+
+/** Runs the CLI to its end (killed after 20 s), for tests that run concurrently: nothing else kills it. */
+async function runToEnd(args: string[], env: Record<string, string> = {}) {
+  const ended = spawnCli(args, env, cli, 20_000)
+  return { code: await ended.exit, stdout: ended.stdout(), stderr: ended.stderr() }
 }
 
 /** Starts the CLI on a free port and waits (at most 10 s) for its banner. */
@@ -65,6 +80,24 @@ async function start(args: string[] = [], env: Record<string, string> = {}): Pro
     }
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
+}
+
+/** The JSON log lines the CLI wrote, in order. */
+function logLines(stdout: string): Array<Record<string, unknown> & { msg?: string }> {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+}
+
+/** Waits (at most 10 s) for a file to appear and returns its JSON. */
+async function readWhenWritten(path: string): Promise<unknown> {
+  const deadline = Date.now() + 10_000
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`${path} was never written`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return JSON.parse(await readFile(path, 'utf8'))
 }
 
 describe('starting', () => {
@@ -116,6 +149,89 @@ describe('starting', () => {
     expect(logged?.req?.headers.authorization).toBe('[redacted]')
     expect(sandbox.stdout()).not.toContain('psm_acme_read"')
   })
+
+  test('logs a request to the admin API under its full URL, /__sandbox/health', async () => {
+    const sandbox = await start(['--log-level', 'info'])
+    await (await fetch(`${sandbox.base}/__sandbox/health`)).body?.cancel()
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    const request = logLines(sandbox.stdout()).find((line) => line.msg === 'request completed')
+    expect(request?.req).toMatchObject({ method: 'GET', url: '/__sandbox/health' })
+  })
+
+  test('with --request-log silent logs sandbox events but no request', async () => {
+    const sandbox = await start(['--log-level', 'info', '--request-log', 'silent'])
+    await (await fetch(`${sandbox.base}/__sandbox/health`)).body?.cancel()
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    const messages = logLines(sandbox.stdout()).map((line) => line.msg)
+    expect(messages).toContain('listening')
+    expect(messages).not.toContain('request completed')
+  })
+
+  test('logs a JSON listening line with the URL, host and port it listens on', async () => {
+    const sandbox = await start(['--log-level', 'info'])
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    const listening = logLines(sandbox.stdout()).find((line) => line.msg === 'listening')
+    const { port } = new URL(sandbox.base)
+    expect(listening).toMatchObject({ url: sandbox.base, host: '127.0.0.1', port: Number(port) })
+  })
+
+  test('logs "shutting down" before "stopped" on SIGTERM, also when its output goes to a file', async () => {
+    // Written to a file, the first line could still be on its way when the second was flushed at exit: race
+    // five sandboxes, each logging to its own file.
+    const runs = await Promise.all(
+      Array.from({ length: 5 }, async (_, index) => {
+        const log = join(directory, `order-${index}.log`)
+        const output = await open(log, 'w')
+        const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'info'], {
+          stdio: ['ignore', output.fd, 'ignore'],
+        })
+        running.add(child)
+        const exit = new Promise<number | null>((resolve) => child.once('exit', resolve))
+        await output.close()
+        const deadline = Date.now() + 10_000
+        while (!(await readFile(log, 'utf8')).includes('listening on')) {
+          if (Date.now() > deadline) throw new Error(`sandbox ${index} did not start`)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        child.kill('SIGTERM')
+        return { code: await exit, log: await readFile(log, 'utf8') }
+      }),
+    )
+    for (const { code, log } of runs) {
+      expect(code).toBe(0)
+      const messages = logLines(log).map((line) => line.msg)
+      expect(messages.slice(-2)).toEqual(['shutting down: finishing in-flight requests', 'stopped'])
+    }
+  })
+
+  test('writes {url, port, pid} to --ready-file once listening, and removes it on shutdown', async () => {
+    const readyFile = join(directory, 'ready.json')
+    const sandbox = run(['--port', '0', '--log-level', 'warn', '--ready-file', readyFile])
+    const ready = (await readWhenWritten(readyFile)) as { url: string; port: number; pid: number }
+    expect(ready.pid).toBe(sandbox.child.pid)
+    expect(ready.url).toBe(`http://127.0.0.1:${ready.port}`)
+    expect((await fetch(`${ready.url}/__sandbox/health`)).status).toBe(200)
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    expect(existsSync(readyFile)).toBe(false)
+  })
+
+  test('with --log-level silent prints nothing at all, not even the banner', async () => {
+    const readyFile = join(directory, 'silent-ready.json')
+    const sandbox = run(['--port', '0', '--log-level', 'silent', '--ready-file', readyFile])
+    const { url } = (await readWhenWritten(readyFile)) as { url: string }
+    const answer = await fetch(`${url}/plants`, { headers: bearer('psm_acme_read') })
+    expect(answer.status).toBe(200)
+    await answer.body?.cancel()
+    await (await fetch(`${url}/no-such-path`)).body?.cancel()
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    expect(sandbox.stdout()).toBe('')
+    expect(sandbox.stderr()).toBe('')
+  })
 })
 
 describe('flags', () => {
@@ -131,7 +247,32 @@ describe('flags', () => {
     expect(help.stdout()).toContain('PLANT_STORE_PORT')
   })
 
-  test.each([
+  test('prints the version of package.json for --version and exits 0', async () => {
+    const printed = run(['--version'])
+    expect(await printed.exit).toBe(0)
+    expect(printed.stdout().trim()).toBe(version)
+  })
+
+  test('lists the verify subcommand in --help, and verify --help (or help verify) lists its options', async () => {
+    const help = run(['--help'])
+    expect(await help.exit).toBe(0)
+    expect(help.stdout()).toMatch(/^ {2}verify \[options\] \[pacts\.\.\.\]/m)
+    const verifyHelp = run(['verify', '--help'])
+    expect(await verifyHelp.exit).toBe(0)
+    expect(verifyHelp.stdout()).toContain('Usage: plant-store-mock verify')
+    expect(verifyHelp.stdout()).toContain('--broker-url')
+    const helpVerify = run(['help', 'verify'])
+    expect(await helpVerify.exit).toBe(0)
+    expect(helpVerify.stdout()).toBe(verifyHelp.stdout())
+  })
+
+  test('exits 0 after help whose reader went away (plant-store-mock help verify | head -1)', async () => {
+    const help = run(['help', 'verify'])
+    help.child.stdout?.destroy()
+    expect(await help.exit).toBe(0)
+  })
+
+  test.concurrent.for<[string[], Record<string, string>, string]>([
     [['--port', 'abc'], {}, 'port'],
     [['--port', '70000'], {}, 'port'],
     [['--delay', 'slow'], {}, 'delay'],
@@ -139,10 +280,17 @@ describe('flags', () => {
     [['--cors-origins', 'not an origin'], {}, 'origin'],
     [['--bogus'], {}, 'bogus'],
     [[], { PLANT_STORE_PLANTS: '-3' }, 'PLANT_STORE_PLANTS'],
-  ])('refuses %j %j with a clear message and exit code 2', async (args, env, mention) => {
-    const bad = run(args, env)
-    expect(await bad.exit).toBe(2)
-    expect(bad.stderr()).toContain(mention)
+    [['--host', '999.1.1.1'], {}, '999.1.1.1'],
+    [['--host', 'localhost:4010'], {}, 'localhost:4010'],
+    [[], { PLANT_STORE_HOST: 'not a host' }, 'PLANT_STORE_HOST'],
+    [['--request-log', 'loud'], {}, 'request-log'],
+    [['no-such-command'], {}, 'no-such-command'],
+  ])('refuses %j %j with a clear message and exit code 2', async ([args, env, mention], { expect }) => {
+    const bad = await runToEnd(args, env)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain(mention)
+    expect(bad.stderr).not.toMatch(/^\s+at /m)
+    expect(bad.stdout).toBe('')
   })
 
   test('refuses a fixtures file that is not a list of tenants with exit code 2', async () => {
@@ -172,9 +320,39 @@ describe('flags', () => {
     sandbox.child.kill('SIGTERM')
     expect(await sandbox.exit).toBe(0)
   })
+
+  test('serves the exact plants of the example fixtures file', async () => {
+    const sandbox = await start(['--fixtures', join(root, 'fixtures/example-tenants.json')])
+    const answer = await fetch(`${sandbox.base}/plants`, { headers: bearer('psm_corner_shop_read') }).then(read)
+    expect(JSON.parse(answer.text)).toEqual([
+      { name: 'Monstera Deliciosa', tag: 'tropical' },
+      { name: 'Aloe Vera', tag: 'succulent' },
+      { name: 'Boston Fern' },
+    ])
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+  })
 })
 
 describe('--state-file', () => {
+  test.each([
+    ['in a folder that does not exist', 'missing-folder/state.json', 'missing-folder does not exist'],
+    ['in a "folder" that is a file', 'a-file/state.json', 'a-file does not exist'],
+    ['that is a folder', '.', 'is a folder'],
+  ])('refuses a state file %s at start, with one line and exit code 2', async (_, path, message) => {
+    await writeFile(join(directory, 'a-file'), 'not a folder')
+    const bad = run(['--port', '0', '--state-file', join(directory, path)])
+    expect(await bad.exit).toBe(2)
+    expect(bad.stderr().split('\n')[0]).toContain(message)
+    expect(bad.stdout()).toBe('')
+  })
+
+  test('refuses --ready-file in a folder that does not exist with exit code 2', async () => {
+    const bad = run(['--port', '0', '--ready-file', join(directory, 'missing-folder', 'ready.json')])
+    expect(await bad.exit).toBe(2)
+    expect(bad.stderr()).toContain('missing-folder does not exist')
+  })
+
   test('writes the whole state on shutdown and loads it at the next start', async () => {
     const file = join(directory, 'state.json')
     const first = await start(['--state-file', file])
@@ -219,5 +397,69 @@ describe('--state-file', () => {
     expect(await bad.exit).toBe(1)
     expect(bad.stderr()).toContain('not a plant-store-mock/state file')
     expect(await readFile(file, 'utf8')).toBe('{"hello": "world"}')
+  })
+})
+
+/**
+ * The published bin is the rolldown bundle. Installed as a package is (in a
+ * throwaway node_modules, next to its dependencies but without the optional
+ * peer @pact-foundation/pact), it must still print its version and every
+ * help, and say in one line what to install when verify needs the peer.
+ */
+describe('the bundled bin, installed without @pact-foundation/pact', () => {
+  let bin: string
+
+  beforeAll(async () => {
+    const built = spawnSync('npm', ['run', 'build:sandbox', '--silent'], { cwd: root, encoding: 'utf8' })
+    expect(built.status, built.stderr).toBe(0)
+    const project = join(directory, 'consumer')
+    const installed = join(project, 'node_modules', 'plant-store-mock')
+    await mkdir(installed, { recursive: true })
+    await cp(join(root, 'package.json'), join(installed, 'package.json'))
+    await cp(join(root, 'dist', 'sandbox'), join(installed, 'dist', 'sandbox'), { recursive: true })
+    // The bundle's one runtime dependency that is not bundled.
+    await symlink(join(root, 'node_modules', 'swagger-ui-dist'), join(project, 'node_modules', 'swagger-ui-dist'))
+    bin = join(installed, 'dist', 'sandbox', 'cli.js')
+  }, 60_000)
+
+  const runBin = (args: string[]) => run(args, { NODE_PATH: '' }, bin)
+
+  test('cannot reach @pact-foundation/pact from where it is installed', () => {
+    expect(() => createRequire(bin).resolve('@pact-foundation/pact')).toThrow()
+  })
+
+  test('prints the version of its package.json', async () => {
+    const printed = runBin(['--version'])
+    expect(await printed.exit).toBe(0)
+    expect(printed.stdout().trim()).toBe(version)
+  })
+
+  test('shows the help of the sandbox and of verify, which names the peer to install', async () => {
+    const help = runBin(['--help'])
+    expect(await help.exit).toBe(0)
+    expect(help.stdout()).toContain('--ready-file')
+    const verifyHelp = runBin(['verify', '--help'])
+    expect(await verifyHelp.exit).toBe(0)
+    expect(verifyHelp.stdout()).toContain('npm i -D @pact-foundation/pact')
+    expect(verifyHelp.stderr()).toBe('')
+  })
+
+  test('refuses to verify with one line naming the missing peer, and exit code 2', async () => {
+    const verify = runBin(['verify', join(directory, 'some.json')])
+    expect(await verify.exit).toBe(2)
+    expect(verify.stderr().trimEnd().split('\n')).toEqual([
+      'plant-store-mock verify needs the optional peer dependency @pact-foundation/pact; install it: npm i -D @pact-foundation/pact',
+    ])
+  })
+
+  test('serves the sandbox', async () => {
+    const readyFile = join(directory, 'bundle-ready.json')
+    const sandbox = runBin(['--port', '0', '--log-level', 'silent', '--ready-file', readyFile])
+    const { url } = (await readWhenWritten(readyFile)) as { url: string }
+    const answer = await fetch(`${url}/plants`, { headers: bearer('psm_acme_read') })
+    expect(answer.status).toBe(200)
+    await answer.body?.cancel()
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
   })
 })

@@ -1,0 +1,108 @@
+/** Parsers of the CLI's option values: each returns the value or throws commander's `InvalidArgumentError`. */
+import { accessSync, constants, statSync } from 'node:fs'
+import { isIP } from 'node:net'
+import { dirname, resolve } from 'node:path'
+import { InvalidArgumentError } from 'commander'
+import { type DelayRange, parseDelay } from '../server/simulation.ts'
+
+/**
+ * An integer from `min` to `max`.
+ *
+ * @example
+ * new Option('--port <port>').argParser(integer(0, 65535))
+ */
+export function integer(min: number, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^-?\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}.`)
+    }
+    return Number(value)
+  }
+}
+
+/**
+ * A delay in milliseconds (`200`) or a range (`100-500`).
+ *
+ * @example
+ * new Option('--delay <ms>').argParser(delay)
+ */
+export function delay(value: string): DelayRange {
+  const range = parseDelay(value)
+  if (!range) throw new InvalidArgumentError('must be milliseconds, e.g. 200, or a range such as 100-500.')
+  return range
+}
+
+/**
+ * An http(s) URL, normalized.
+ *
+ * @example
+ * new Option('--webhook-url <url>').argParser(httpUrl)
+ */
+export function httpUrl(value: string): string {
+  try {
+    const parsed = new URL(value)
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href
+  } catch {}
+  throw new InvalidArgumentError('must be an http(s) URL.')
+}
+
+/**
+ * `*`, or a comma-separated list of origins such as `http://localhost:5173`.
+ *
+ * @example
+ * new Option('--cors-origins <origins>').argParser(origins)
+ */
+export function origins(value: string): '*' | string[] {
+  if (value.trim() === '*') return '*'
+  const list = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new InvalidArgumentError(`"${origin}" is not an origin such as http://localhost:5173 (or use "*").`)
+    }
+  }
+  return list
+}
+
+/**
+ * An IP address or a host name as the WHATWG URL parser reads one, so that
+ * `999.1.1.1`, `local host` or `localhost:80` are refused before any lookup.
+ * Whether a name resolves is only known when the server listens.
+ *
+ * @example
+ * new Option('--host <host>').argParser(host)
+ */
+export function host(value: string): string {
+  if (isIP(value)) return value
+  try {
+    if (new URL(`http://${value}`).hostname === value.toLowerCase()) return value
+  } catch {}
+  throw new InvalidArgumentError('must be an IP address or a host name, e.g. 127.0.0.1, ::1 or localhost.')
+}
+
+/**
+ * A path to a file (existing or not) in an existing folder the process may
+ * write to: checked at start, so that a file written later (on shutdown, or
+ * once listening) is not lost.
+ *
+ * @example
+ * new Option('--state-file <file>').argParser(fileInWritableFolder)
+ */
+export function fileInWritableFolder(value: string): string {
+  const path = resolve(value)
+  const folder = dirname(path)
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new InvalidArgumentError(`the folder ${folder} does not exist.`)
+  }
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new InvalidArgumentError(`${path} is a folder; give a file in it.`)
+  }
+  try {
+    accessSync(folder, constants.W_OK)
+  } catch {
+    throw new InvalidArgumentError(`the folder ${folder} is not writable.`)
+  }
+  return value
+}

@@ -1,0 +1,105 @@
+/**
+ * The rules that span the API: unknown paths and methods, the Error body on
+ * every non-2xx answer, every answer against contracts/openapi.yaml. The
+ * last two judge every exchange of the run (so they come last), after a few
+ * requests of their own so that they also mean something when run alone.
+ */
+import { contractProblems } from '../contract-check.ts'
+import type { Probe } from '../exchange.ts'
+import { allows, errorBody, isErrorBody } from '../expectations.ts'
+import type { ConformanceRule, RuleContext } from '../rule.ts'
+import { expectListed } from './support.ts'
+
+/** Requests whose answers are errors of every kind the contract names. */
+async function provokeErrors(context: RuleContext): Promise<void> {
+  const plant = await context.createPlant({ label: 'error answers' })
+  const probes: Probe[] = [
+    { method: 'GET', path: '/plants', as: null },
+    { method: 'GET', path: '/plants', authorization: `Bearer ${context.unknownToken}` },
+    { method: 'GET', path: '/plants?limit=ten' },
+    { method: 'POST', path: '/plants', json: { id: plant.id, name: context.name('conflict') } },
+    { method: 'POST', path: '/plants', json: { id: context.freshId() } },
+    { method: 'POST', path: '/plants', json: { id: context.freshId(), name: 'Fern' }, contentType: 'text/plain' },
+    { method: 'DELETE', path: '/plants/abc' },
+    { method: 'DELETE', path: `/plants/${context.freshId()}` },
+    { method: 'PATCH', path: '/plants' },
+  ]
+  for (const probe of probes) await context.send(probe)
+}
+
+/** Reports at most this many exchanges per cross-cutting rule (the rest are counted). */
+const maxFindings = 20
+
+/**
+ * The rules of unknown paths and methods, Error bodies and the contract check of every answer.
+ *
+ * @example
+ * protocolRules.map((rule) => rule.id)
+ */
+export const protocolRules: readonly ConformanceRule[] = [
+  {
+    id: 'routing.unknown-path',
+    title: 'An unknown path is a 404 Error',
+    clause: 'decisions: "404 for an unknown path"; every non-2xx answer has an Error body',
+    async check(context) {
+      const plant = await context.createPlant({ label: 'has no sub-resources' })
+      for (const path of [`/conformance-unknown-${context.freshId()}`, `/plants/${plant.id}/leaves`]) {
+        context.expect(await context.send({ method: 'GET', path }), errorBody(404))
+      }
+    },
+  },
+  {
+    id: 'routing.wrong-method',
+    title: "A known path with a method it does not have is a 405 Error whose Allow lists the path's methods",
+    clause: 'decisions: "405 with an Allow header for a known path with the wrong method"',
+    async check(context) {
+      const plant = await context.createPlant({ label: 'wrong methods', tag: 'kept' })
+      const cases: Array<[string, string, readonly string[]]> = [
+        ['PUT', '/plants', ['GET', 'POST']],
+        ['PATCH', '/plants', ['GET', 'POST']],
+        ['GET', `/plants/${plant.id}`, ['DELETE']],
+        ['PUT', `/plants/${plant.id}`, ['DELETE']],
+        ['POST', `/plants/${plant.id}`, ['DELETE']],
+        ['PATCH', `/plants/${plant.id}`, ['DELETE']],
+      ]
+      for (const [method, path, methods] of cases) {
+        context.expect(await context.send({ method, path }), errorBody(405), allows(methods))
+      }
+      expectListed(context, await context.list(), plant, ' (no other method may change it)')
+    },
+  },
+  {
+    id: 'errors.body',
+    title: 'Every non-2xx answer of the run is an Error body {"error": <status>, "message": "…"} as application/json',
+    clause:
+      'info: "Every non-2xx answer carries an Error body whose error field is the HTTP status"; decisions: Error body',
+    async check(context) {
+      await provokeErrors(context)
+      let broken = 0
+      for (const exchange of context.exchanges) {
+        const answer = exchange.answer
+        if (!answer || (answer.status >= 200 && answer.status < 300) || isErrorBody(answer)) continue
+        if (++broken <= maxFindings) context.expect(exchange, errorBody(answer.status))
+      }
+      if (broken > maxFindings) context.fail(`an Error body on ${broken - maxFindings} more answers`)
+    },
+  },
+  {
+    id: 'contract.responses',
+    title: 'Every answer of the run matches contracts/openapi.yaml: a declared status, its headers and body schema',
+    clause: 'contracts/openapi.yaml: the responses of listPlants, addPlant and deletePlant',
+    async check(context) {
+      await provokeErrors(context)
+      let broken = 0
+      for (const exchange of context.exchanges) {
+        if (!exchange.answer) continue
+        const problems = contractProblems(exchange.request.method, exchange.request.path, exchange.answer)
+        if (!problems || problems.length === 0) continue
+        if (++broken <= maxFindings) {
+          context.fail(`the contract to hold (${problems.join('; ')}), sent by ${exchange.rule}`, exchange)
+        }
+      }
+      if (broken > maxFindings) context.fail(`the contract to hold for ${broken - maxFindings} more answers`)
+    },
+  },
+]

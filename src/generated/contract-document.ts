@@ -1,0 +1,401 @@
+// Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.
+/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */
+export const contractDocument = {
+  "openapi": "3.0.3",
+  "info": {
+    "title": "OpenAPI Plant Store",
+    "version": "1.0.0",
+    "description": "A sample API that uses a plant store as an example to demonstrate features\nin the OpenAPI specification. This is the contract of plant-store-mock: the\npublished Plant Store description (list, create and delete plants) plus the\nproject's decisions for everything the published text leaves open (auth\nfailures, tenancy, limits, quota). Responses that the published description\ndoes not declare (401, 403, 404, 409, 413, 415, 507) are marked with\n`x-plant-store-decision: true`.\n\nEvery non-2xx answer carries an `Error` body whose `error` field is the HTTP\nstatus. Tokens belong to a user, a user to one tenant; every operation only\never sees the caller's tenant.\n",
+    "license": {
+      "name": "MIT",
+      "url": "https://opensource.org/licenses/MIT"
+    }
+  },
+  "servers": [
+    {
+      "url": "http://127.0.0.1:4010",
+      "description": "The standalone sandbox (`npm start`); MSW handlers match any origin."
+    }
+  ],
+  "security": [
+    {
+      "bearerAuth": []
+    }
+  ],
+  "paths": {
+    "/plants": {
+      "get": {
+        "operationId": "listPlants",
+        "summary": "Returns all plants of the caller's tenant, oldest first.",
+        "description": "Returns the plants the authenticated user has access to: those of the\nuser's tenant, in creation order (oldest first), cut to the first\n`limit` plants when `limit` is given.\n",
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/limit"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "plant response",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Plant"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "head": {
+        "operationId": "headPlants",
+        "summary": "Answers the headers of the plant list, without its body.",
+        "description": "HTTP's HEAD for `GET /plants`: the same rules, status and headers as the\nlist (including `Content-Length` and `WWW-Authenticate`), and no body.\n",
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/limit"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "the headers of the plant list, no body"
+          },
+          "400": {
+            "description": "as for GET, without the Error body"
+          },
+          "401": {
+            "description": "as for GET, without the Error body",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/WWW-Authenticate"
+              }
+            }
+          },
+          "403": {
+            "description": "as for GET, without the Error body",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/WWW-Authenticate"
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "addPlant",
+        "summary": "Creates a new plant in the store.",
+        "description": "Creates a plant in the caller's tenant. The body must be\n`application/json` (only a UTF-8 charset parameter is allowed) and at most 64 KiB.\nUnknown fields are ignored; a `null` tag is treated as absent.\n",
+        "x-required-scopes": [
+          "plants:write"
+        ],
+        "requestBody": {
+          "description": "Plant to add to the store",
+          "required": true,
+          "x-max-body-bytes": 65536,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewPlant"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "plant response",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Plant"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "507": {
+            "$ref": "#/components/responses/QuotaExceeded"
+          }
+        }
+      }
+    },
+    "/plants/{id}": {
+      "delete": {
+        "operationId": "deletePlant",
+        "summary": "Deletes a single plant based on the ID supplied.",
+        "description": "Deletes the plant with this id from the caller's tenant. An id that\ndoes not exist in the caller's tenant is a 404, whether or not it\nexists in another tenant.\n",
+        "x-required-scopes": [
+          "plants:write"
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "description": "ID of the plant to delete: an optional `-` followed by decimal\ndigits, within the range JavaScript represents exactly.\n",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "format": "int64",
+              "minimum": -9007199254740991,
+              "maximum": 9007199254740991
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "plant deleted"
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "parameters": {
+      "limit": {
+        "name": "limit",
+        "in": "query",
+        "description": "The maximum number of results to return: decimal digits only, 0 to\n2147483647. Absent means all plants; 0 returns an empty array.\nAnything else (empty, signed, fractional, exponent, hex, spaces,\nrepeated, above int32) is a 400.\n",
+        "required": false,
+        "schema": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "maximum": 2147483647
+        }
+      }
+    },
+    "securitySchemes": {
+      "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "`Authorization: Bearer <token>`. A token grants scopes: `plants:read`\n(list) and `plants:write` (create, delete). OpenAPI 3.0 cannot attach\nscopes to an http scheme, so each operation names its scopes in\n`x-required-scopes`.\n",
+        "x-scopes": {
+          "plants:read": "List the plants of the caller's tenant.",
+          "plants:write": "Create and delete plants in the caller's tenant."
+        }
+      }
+    },
+    "headers": {
+      "WWW-Authenticate": {
+        "description": "RFC 6750 challenge, e.g. `Bearer realm=\"plant-store\", error=\"invalid_token\"`.",
+        "required": true,
+        "schema": {
+          "type": "string",
+          "pattern": "^Bearer realm=\"plant-store\"(, error=\"(invalid_token|insufficient_scope)\")?$"
+        }
+      }
+    },
+    "responses": {
+      "BadRequest": {
+        "description": "The request is invalid (a parameter or the body); the message names the field.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "Unauthorized": {
+        "description": "The `Authorization` header is missing or not Bearer (challenge without\nan error), or the token is unknown, expired or malformed\n(`error=\"invalid_token\"`).\n",
+        "x-plant-store-decision": true,
+        "headers": {
+          "WWW-Authenticate": {
+            "$ref": "#/components/headers/WWW-Authenticate"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "Forbidden": {
+        "description": "The token lacks the scope the operation needs (`error=\"insufficient_scope\"`).",
+        "x-plant-store-decision": true,
+        "headers": {
+          "WWW-Authenticate": {
+            "$ref": "#/components/headers/WWW-Authenticate"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "NotFound": {
+        "description": "No plant with this id in the caller's tenant.",
+        "x-plant-store-decision": true,
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "Conflict": {
+        "description": "A plant with this id already exists in the caller's tenant.",
+        "x-plant-store-decision": true,
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "PayloadTooLarge": {
+        "description": "The request body is larger than 64 KiB.",
+        "x-plant-store-decision": true,
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "UnsupportedMediaType": {
+        "description": "The request body is not `application/json`.",
+        "x-plant-store-decision": true,
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "QuotaExceeded": {
+        "description": "The caller's tenant already holds its quota of plants (10,000 by default); nothing stored is lost.",
+        "x-plant-store-decision": true,
+        "x-default-quota": 10000,
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      }
+    },
+    "schemas": {
+      "Plant": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "description": "Name of the plant",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "tag": {
+            "description": "Tag to specify the type; omitted when the plant has none.",
+            "type": "string",
+            "maxLength": 256
+          }
+        }
+      },
+      "NewPlant": {
+        "type": "object",
+        "required": [
+          "name",
+          "id"
+        ],
+        "properties": {
+          "name": {
+            "description": "Name of the plant, 1 to 256 characters (not trimmed).",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "tag": {
+            "description": "Tag to specify the type, at most 256 characters; `null` is treated as absent.",
+            "type": "string",
+            "maxLength": 256,
+            "nullable": true
+          },
+          "id": {
+            "description": "Identification number of the plant, unique within the caller's tenant.",
+            "type": "integer",
+            "format": "int64",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          }
+        }
+      },
+      "Error": {
+        "type": "object",
+        "required": [
+          "error",
+          "message"
+        ],
+        "properties": {
+          "error": {
+            "description": "The HTTP status of the answer.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "message": {
+            "description": "A human sentence saying what went wrong.",
+            "type": "string"
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import type { RequestListener } from 'node:http'
+import cors from 'cors'
+import type { Logger } from 'pino'
+import { createCore, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
+import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
+import { FaultRules } from '../faults/fault-rules.ts'
+import { callerOf, madeUpOutcome, withFaults } from '../faults/with-faults.ts'
+import { toListener } from './adapter.ts'
+import { createAdmin } from './admin.ts'
+import { createInspector, type Inspector } from './inspector.ts'
+import { RequestJournal } from './journal.ts'
+import { requestLog } from './request-log.ts'
+import { type DelayRange, withSimulation } from './simulation.ts'
+import type { Webhook } from './webhook.ts'
+
+export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
+  /** The store to serve; by default a new one seeded with the fixture world. */
+  store?: PlantStore
+  /** The request journal behind `GET /__sandbox/requests`; by default a new one. */
+  journal?: RequestJournal
+  /** Exchanges journaled per tenant (default 50). */
+  journalSize?: number
+  /** The tenants' fault rules behind `/__sandbox/faults`; by default new ones (50 rules per tenant). */
+  faults?: FaultRules
+  /** Live inspector streams a tenant may hold open at once (default 4). */
+  maxStreamsPerTenant?: number
+  /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
+  adminKey?: string
+  /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
+  maxTenants?: number
+  /** Delay every API answer (a slow network), fixed or a range in ms. */
+  delay?: DelayRange
+  /** Posts each created plant to a URL. */
+  webhook?: Webhook
+  /** Where sandbox events go (tenant provisioning, eviction); by default nowhere. */
+  eventLog?: Logger
+}
+
+export interface CreateAppOptions extends PlantStoreRouterOptions {
+  /** Origins allowed by CORS: `'*'` (the default) or a list such as `['http://localhost:5173']`. */
+  corsOrigins?: '*' | readonly string[]
+  /** Where the request log goes: one structured pino line per request, with a request id; by default nowhere. */
+  requestLog?: Logger
+}
+
+/**
+ * The CORS options of the sandbox: preflights answered without a token, the
+ * contract's headers allowed and exposed.
+ */
+export function corsOptions(origins: CreateAppOptions['corsOrigins']): cors.CorsOptions {
+  return {
+    methods: ['GET', 'POST', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Admin-Key', 'X-Request-Id'],
+    exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+    origin: origins === undefined || origins === '*' ? '*' : [...origins],
+  }
+}
+
+/** What the router and the standalone server's fast path share: one store, journal and API chain. */
+export interface SandboxParts {
+  readonly api: PlantStoreHandler
+  readonly admin: PlantStoreHandler
+  /** The live inspector at `/__sandbox/`, before the admin API. */
+  readonly inspector: Inspector
+}
+
+/** Builds the store, journal, API chain and admin API that the router and the fast path share. */
+export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
+  const store = options.store ?? createPlantStore(options)
+  const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
+  const faults = options.faults ?? new FaultRules({ now: options.now })
+  const { webhook, eventLog } = options
+  // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
+  const onOutcome: OutcomeListener = webhook
+    ? (outcome) => {
+        journal.observe(outcome)
+        webhook.observe(outcome)
+      }
+    : journal.observe
+  const simulated = withSimulation(createCore(store, { onOutcome }), {
+    ...(options.delay ? { delay: options.delay } : {}),
+    // A made-up answer never reached the core: reported under the caller's tenant, if any.
+    onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
+  })
+  const api = withFaults(simulated, { store, faults, onOutcome })
+  const inspector = createInspector({
+    store,
+    journal,
+    faults,
+    ...(options.maxStreamsPerTenant === undefined ? {} : { maxStreamsPerTenant: options.maxStreamsPerTenant }),
+  })
+  const admin = createAdmin({
+    store,
+    journal,
+    faults,
+    onReset: inspector.plantsChanged,
+    onRemoved: (tenants, reason) => eventLog?.info({ tenants, reason }, 'tenants removed'),
+    ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
+    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
+    ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
+    onProvisioned: (tenant: ProvisionedTenant, evicted: readonly string[]) => {
+      eventLog?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
+    },
+  })
+
+  return { api, admin, inspector }
+}
+
+/**
+ * The standalone sandbox as a Node request listener: the API's own paths
+ * go straight to the API chain the router uses (same request log, CORS,
+ * journal and answers) without Express's router stack; every other request
+ * (preflights, `/__sandbox`, the docs) goes to the Express app, which is only
+ * loaded when the first such request comes (a faster start, less memory).
+ *
+ * @example
+ * createServer(sandboxListener(parts, options, async () => (await import('./app.ts')).appOf(parts, options)))
+ */
+export function sandboxListener(
+  parts: SandboxParts,
+  options: CreateAppOptions,
+  loadApp: () => Promise<RequestListener>,
+): RequestListener {
+  const log = options.requestLog ? requestLog(options.requestLog) : undefined
+  const corsMiddleware = cors(corsOptions(options.corsOrigins))
+  const answer = toListener(parts.api)
+  const proceed = () => undefined
+  let app: RequestListener | undefined
+  let loading: Promise<RequestListener> | undefined
+  return (req, res) => {
+    if (req.method !== 'OPTIONS' && req.url?.startsWith('/plants')) {
+      log?.(req, res)
+      // Only sets headers on requests that are not preflights, and calls `next` at once.
+      corsMiddleware(req, res, proceed)
+      answer(req, res)
+    } else if (app) {
+      app(req, res)
+    } else {
+      loading ??= loadApp().then((loaded) => {
+        app = loaded
+        return loaded
+      })
+      loading.then(
+        (loaded) => loaded(req, res),
+        () => res.destroy(),
+      )
+    }
+  }
+}
