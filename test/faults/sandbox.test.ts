@@ -1,56 +1,21 @@
 /** Fault rules over HTTP: `/__sandbox/faults` driven through `SandboxClient`, requests sent with real `fetch`. */
 
 import { describe, expect, test } from 'vitest'
-import { PlantStoreApiError } from '../../src/client/index.ts'
-import { type FaultRuleInput, fixtureTokens } from '../../src/index.ts'
+import { fixtureTokens } from '../../src/index.ts'
 import { useSandbox } from '../server/sandbox-fixture.ts'
 import { bearer } from '../server/support.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
-import { faultRuleCases, send } from './suite.ts'
+import { sandboxDriver } from './sandbox-driver.ts'
+import { faultRuleCases } from './suite.ts'
 
 const sandbox = useSandbox()
-const { store } = sandbox
+
+faultRuleCases('the sandbox (the Express app)', () => sandboxDriver(sandbox))
 
 const tenants = {
   acme: () => sandbox.client.tenant(fixtureTokens.acme),
   globex: () => sandbox.client.tenant(fixtureTokens.globex),
 }
-
-faultRuleCases('the sandbox', () => ({
-  async add(tenant, rule) {
-    try {
-      // Deliberately unchecked: invalid rules must be refused by the server.
-      return { rule: await tenants[tenant]().faults.add(rule as FaultRuleInput) }
-    } catch (error) {
-      if (!(error instanceof PlantStoreApiError)) throw error
-      return { error: { status: error.status, message: error.message } }
-    }
-  },
-  list: (tenant) => tenants[tenant]().faults.list(),
-  async remove(tenant, id) {
-    try {
-      await tenants[tenant]().faults.remove(id)
-      return true
-    } catch (error) {
-      if (error instanceof PlantStoreApiError && error.status === 404) return false
-      throw error
-    }
-  },
-  clear: (tenant) => tenants[tenant]().faults.clear(),
-  send: (...request) => send(sandbox.base, ...request),
-  plantIds: (tenant) => store.listPlants(tenant).map(({ id }) => id),
-  reported: async (tenant) =>
-    (await tenants[tenant]().requests.list()).requests.map(({ request, response }) => [
-      request.method,
-      request.path,
-      response.status,
-    ]),
-  advance: (ms) => sandbox.advance(ms),
-  async reset() {
-    await tenants.acme().reset()
-    await tenants.globex().reset()
-  },
-}))
 
 describe('the fault rules API over HTTP', () => {
   const call = async (method: string, path: string, init: RequestInit = {}) =>

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import { SandboxClient } from '../../src/client/index.ts'
 import { createPlantStore } from '../../src/index.ts'
-import { type CreateAppOptions, createApp } from '../../src/server/index.ts'
+import { type CreateAppOptions, createApp, startSandbox } from '../../src/server/index.ts'
 import { type Listening, listen } from './support.ts'
 
 export interface SandboxFixture {
@@ -16,20 +16,29 @@ export interface SandboxFixture {
 
 /**
  * Serves a sandbox for the tests of the calling file (started in `beforeAll`,
- * closed in `afterAll`); its clock starts at 2026-01-01 and only moves when told.
+ * closed in `afterAll`); its clock starts at 2026-01-01 and only moves when
+ * told. `express` serves `createApp` (what an embedding app mounts);
+ * `standalone` serves `startSandbox` (the CLI's server, with its fast path).
  *
  * @example
  * const sandbox = useSandbox({ journalSize: 20 })
  * test('…', async () => { await fetch(`${sandbox.base}/plants`) })
  */
-export function useSandbox(options: CreateAppOptions = {}): SandboxFixture {
+export function useSandbox(
+  options: CreateAppOptions = {},
+  server: 'express' | 'standalone' = 'express',
+): SandboxFixture {
   let clock = Date.parse('2026-01-01T00:00:00Z')
   const now = () => clock
   const store = createPlantStore({ now })
-  let listening: Listening | undefined
+  let listening: Pick<Listening, 'base' | 'close'> | undefined
   let client: SandboxClient | undefined
   beforeAll(async () => {
-    listening = await listen(createApp({ ...options, store, now }))
+    if (server === 'express') listening = await listen(createApp({ ...options, store, now }))
+    else {
+      const running = await startSandbox({ ...options, store, now, port: 0 })
+      listening = { base: running.url, close: running.close }
+    }
     client = new SandboxClient({ baseUrl: listening.base })
   })
   afterAll(() => listening?.close())
