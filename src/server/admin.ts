@@ -115,7 +115,8 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     '/tenants/{id}': {
       async DELETE(request, id) {
         const { tenantId } = await signIn(request, 'plants:write')
-        if (decodeURIComponent(id) !== tenantId) {
+        // Tenant ids need no percent-encoding: the path segment is compared as sent.
+        if (id !== tenantId) {
           throw new PlantStoreError('not_found', 'This token can only delete its own tenant.')
         }
         if (!store.isProvisioned(tenantId)) {

@@ -115,6 +115,8 @@ describe('DELETE /__sandbox/tenants/{id}', () => {
     expectErrorBody(await del('acme', fixtureTokens.acme.write), 403)
     expectErrorBody(await del(a.provisioned!.tenant, a.tokens.read), 403)
     expectErrorBody(await del(a.provisioned!.tenant, 'psm_nobody'), 401)
+    expectErrorBody(await del('%E0%A4%A', a.tokens.write), 404)
+    expectErrorBody(await del(encodeURIComponent(a.provisioned!.tenant).replace('_', '%5F'), a.tokens.write), 404)
     expect(store.hasTenant(b.provisioned!.tenant) && store.hasTenant('acme')).toBe(true)
   })
 
