@@ -19,6 +19,7 @@ import type { CoreRequest } from '../src/core/http.ts'
 import type { TenantSpec } from '../src/core/schemas.ts'
 import { PlantStore } from '../src/core/store.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
+import { compare } from './compare.ts'
 import { median } from './median.ts'
 
 const quick = process.argv.includes('--quick')
@@ -52,23 +53,6 @@ function coreRequest(method: string, path: string, query: string, tenantId: stri
     header: (name) => (name === 'authorization' ? authorization : null),
     readBody: async () => new Uint8Array(0),
   }
-}
-
-/** Times `a` and `b` alternately, `count` times each after as many warm-up calls; medians in µs. */
-async function compare(a: () => unknown, b: () => unknown, count: number): Promise<{ a: number; b: number }> {
-  const as: number[] = []
-  const bs: number[] = []
-  for (let i = 0; i < count * 2; i++) {
-    for (const [op, into] of [
-      [a, as],
-      [b, bs],
-    ] as const) {
-      const start = process.hrtime.bigint()
-      await op()
-      if (i >= count) into.push(Number(process.hrtime.bigint() - start) / 1000)
-    }
-  }
-  return { a: median(as), b: median(bs) }
 }
 
 function row(name: string, value: string, target: string, ok: boolean) {

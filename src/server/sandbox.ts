@@ -1,12 +1,14 @@
 import type { RequestListener } from 'node:http'
 import cors from 'cors'
 import type { Logger } from 'pino'
-import { createCore, type PlantStoreHandler } from '../core/app.ts'
-import { authenticate } from '../core/auth.ts'
+import { createCore, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
 import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
+import { FaultRules } from '../faults/fault-rules.ts'
+import { callerOf, madeUpOutcome, withFaults } from '../faults/with-faults.ts'
 import { toListener } from './adapter.ts'
 import { createAdmin } from './admin.ts'
+import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
 import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
@@ -19,6 +21,10 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   journal?: RequestJournal
   /** Exchanges journaled per tenant (default 50). */
   journalSize?: number
+  /** The tenants' fault rules behind `/__sandbox/faults`; by default new ones (50 rules per tenant). */
+  faults?: FaultRules
+  /** Live inspector streams a tenant may hold open at once (default 4). */
+  maxStreamsPerTenant?: number
   /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
   adminKey?: string
   /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
@@ -57,35 +63,41 @@ export function corsOptions(origins: CreateAppOptions['corsOrigins']): cors.Cors
 export interface SandboxParts {
   readonly api: PlantStoreHandler
   readonly admin: PlantStoreHandler
+  /** The live inspector at `/__sandbox/`, before the admin API. */
+  readonly inspector: Inspector
 }
 
 /** Builds the store, journal, API chain and admin API that the router and the fast path share. */
 export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
+  const faults = options.faults ?? new FaultRules({ now: options.now })
   const { webhook, eventLog } = options
-  const core = createCore(store, {
-    onOutcome: webhook
-      ? (outcome) => {
-          journal.observe(outcome)
-          webhook.observe(outcome)
-        }
-      : journal.observe,
-  })
-  const api = withSimulation(core, {
-    ...(options.delay ? { delay: options.delay } : {}),
-    onSimulated: (request, response) => {
-      // A made-up answer never reached the core: journal it under the caller's tenant, if any.
-      try {
-        journal.record(authenticate(store, request.header('authorization')).tenantId, request, response)
-      } catch {
-        // Not a tenant's token: nobody to journal it for.
+  // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
+  const onOutcome: OutcomeListener = webhook
+    ? (outcome) => {
+        journal.observe(outcome)
+        webhook.observe(outcome)
       }
-    },
+    : journal.observe
+  const simulated = withSimulation(createCore(store, { onOutcome }), {
+    ...(options.delay ? { delay: options.delay } : {}),
+    // A made-up answer never reached the core: reported under the caller's tenant, if any.
+    onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
+  })
+  const api = withFaults(simulated, { store, faults, onOutcome })
+  const inspector = createInspector({
+    store,
+    journal,
+    faults,
+    ...(options.maxStreamsPerTenant === undefined ? {} : { maxStreamsPerTenant: options.maxStreamsPerTenant }),
   })
   const admin = createAdmin({
     store,
     journal,
+    faults,
+    onReset: inspector.plantsChanged,
+    onRemoved: (tenants, reason) => eventLog?.info({ tenants, reason }, 'tenants removed'),
     ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
     ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
     ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
@@ -94,7 +106,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     },
   })
 
-  return { api, admin }
+  return { api, admin, inspector }
 }
 
 /**

@@ -139,9 +139,9 @@ afterAll(async () => {
 })
 
 describe('the packed package', () => {
-  test('ships the built code, the bin bundle, the contract, README and LICENSE, and no sources', () => {
+  test('ships the built code, the bin bundle, the contract, the inspector page, README and LICENSE, and no sources', () => {
     const paths = packed.files.map((file) => file.path)
-    const built = /^(dist\/(src|fixtures|sandbox)\/|contracts\/openapi\.yaml$)/
+    const built = /^(dist\/(src|fixtures|sandbox)\/|contracts\/openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$)/
 
     expect(paths.filter((path) => !built.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
     expect(paths).toEqual(
@@ -150,6 +150,8 @@ describe('the packed package', () => {
         'dist/src/index.js',
         'dist/src/node.d.ts',
         'contracts/openapi.yaml',
+        'src/inspector/index.html',
+        'src/inspector/inspector.js',
       ]),
     )
     expect(paths.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([])
