@@ -109,21 +109,18 @@ const count = quick ? 3000 : 20000
     listed.a / listed.b <= 2,
   )
 
-  // Deletes at random positions, never re-adding: the large tenant shrinks by a fifth at most; the small
-  // one is re-seeded fresh (a new tenant) whenever it runs out.
-  const deletes = Math.min(count, 2000)
+  // Deletes at random positions, never re-adding (no plant moves): every 100 deletes, a freshly seeded
+  // 10,000-plant tenant joins the large store (of 100 tenants and more) and a freshly seeded 100-plant tenant
+  // the small one, so both sides are measured on tenants of the same age.
+  const deletes = quick ? 500 : 2000
   const randomIds = (size: number) => {
     const ids = Array.from({ length: size }, (_, i) => i + 1)
     for (let i = ids.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1))
       ;[ids[i], ids[j]] = [ids[j]!, ids[i]!]
     }
-    return ids
+    return ids.slice(0, 100)
   }
-  const largeIds = randomIds(10_000)
-  let smallIds: number[] = []
-  let smallTenant = 'caller'
-  let generation = 0
   const timeDelete = (core: typeof largeCore, tenantId: string, id: number) => {
     const request = coreRequest('DELETE', `/plants/${id}`, '', tenantId)
     const start = process.hrtime.bigint()
@@ -134,14 +131,18 @@ const count = quick ? 3000 : 20000
   }
   const largeTimes: number[] = []
   const smallTimes: number[] = []
-  for (let i = 0; i < deletes; i++) {
-    largeTimes.push(timeDelete(largeCore, 'caller', largeIds[i]!))
-    if (smallIds.length === 0) {
-      smallTenant = `fresh-${generation++}`
-      await smallStore.addTenant(tenant(smallTenant, 100))
-      smallIds = randomIds(100)
+  for (let round = 0; round * 100 < deletes; round++) {
+    const id = `fresh-${round}`
+    await large.addTenant(tenant(id, 10_000))
+    await smallStore.addTenant(tenant(id, 100))
+    const largeIds = randomIds(10_000)
+    const smallIds = randomIds(100)
+    for (let i = 0; i < 100; i++) {
+      largeTimes.push(timeDelete(largeCore, id, largeIds[i]!))
+      smallTimes.push(timeDelete(smallCore, id, smallIds[i]!))
     }
-    smallTimes.push(timeDelete(smallCore, smallTenant, smallIds.pop()!))
+    large.removeTenant(id)
+    smallStore.removeTenant(id)
   }
   const la = median(largeTimes)
   const sa = median(smallTimes)

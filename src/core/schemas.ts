@@ -124,7 +124,7 @@ export const tenantSnapshotSchema = tenantSpecSchema.omit({ plants: true, quota:
   /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
   seedPlants: tenantSpecSchema.shape.plants,
   quota: z.number().int().min(0),
-  plants: z.array(plantSchema),
+  plants: exactPlantsSchema,
 })
 
 /** The JSON form of a whole store, tenants in creation order. */

@@ -432,7 +432,7 @@ export class PlantStore {
     const { id, name, seed, plants: seedPlants, quota = this.defaultQuota, users } = tenantSpecSchema.parse(spec)
     const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
     const initial = typeof seedPlants === 'number' ? this.#generatePlants(seed, seedPlants) : seedPlants
-    for (const plant of plants ?? initial) await tenant.plants.add({ ...plant })
+    for (const plant of plants ?? initial) tenant.plants.add(plant)
     return tenant
   }
 
