@@ -19,6 +19,7 @@ import type { CoreRequest } from '../src/core/http.ts'
 import type { TenantSpec } from '../src/core/schemas.ts'
 import { PlantStore } from '../src/core/store.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
+import { compare } from './compare.ts'
 import { median } from './median.ts'
 
 const quick = process.argv.includes('--quick')
@@ -52,23 +53,6 @@ function coreRequest(method: string, path: string, query: string, tenantId: stri
     header: (name) => (name === 'authorization' ? authorization : null),
     readBody: async () => new Uint8Array(0),
   }
-}
-
-/** Times `a` and `b` alternately, `count` times each after as many warm-up calls; medians in µs. */
-async function compare(a: () => unknown, b: () => unknown, count: number): Promise<{ a: number; b: number }> {
-  const as: number[] = []
-  const bs: number[] = []
-  for (let i = 0; i < count * 2; i++) {
-    for (const [op, into] of [
-      [a, as],
-      [b, bs],
-    ] as const) {
-      const start = process.hrtime.bigint()
-      await op()
-      if (i >= count) into.push(Number(process.hrtime.bigint() - start) / 1000)
-    }
-  }
-  return { a: median(as), b: median(bs) }
 }
 
 function row(name: string, value: string, target: string, ok: boolean) {
@@ -125,21 +109,18 @@ const count = quick ? 3000 : 20000
     listed.a / listed.b <= 2,
   )
 
-  // Deletes at random positions, never re-adding: the large tenant shrinks by a fifth at most; the small
-  // one is re-seeded fresh (a new tenant) whenever it runs out.
-  const deletes = Math.min(count, 2000)
+  // Deletes at random positions, never re-adding (no plant moves): every 100 deletes, a freshly seeded
+  // 10,000-plant tenant joins the large store (of 100 tenants and more) and a freshly seeded 100-plant tenant
+  // the small one, so both sides are measured on tenants of the same age.
+  const deletes = quick ? 500 : 2000
   const randomIds = (size: number) => {
     const ids = Array.from({ length: size }, (_, i) => i + 1)
     for (let i = ids.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1))
       ;[ids[i], ids[j]] = [ids[j]!, ids[i]!]
     }
-    return ids
+    return ids.slice(0, 100)
   }
-  const largeIds = randomIds(10_000)
-  let smallIds: number[] = []
-  let smallTenant = 'caller'
-  let generation = 0
   const timeDelete = (core: typeof largeCore, tenantId: string, id: number) => {
     const request = coreRequest('DELETE', `/plants/${id}`, '', tenantId)
     const start = process.hrtime.bigint()
@@ -150,14 +131,18 @@ const count = quick ? 3000 : 20000
   }
   const largeTimes: number[] = []
   const smallTimes: number[] = []
-  for (let i = 0; i < deletes; i++) {
-    largeTimes.push(timeDelete(largeCore, 'caller', largeIds[i]!))
-    if (smallIds.length === 0) {
-      smallTenant = `fresh-${generation++}`
-      await smallStore.addTenant(tenant(smallTenant, 100))
-      smallIds = randomIds(100)
+  for (let round = 0; round * 100 < deletes; round++) {
+    const id = `fresh-${round}`
+    await large.addTenant(tenant(id, 10_000))
+    await smallStore.addTenant(tenant(id, 100))
+    const largeIds = randomIds(10_000)
+    const smallIds = randomIds(100)
+    for (let i = 0; i < 100; i++) {
+      largeTimes.push(timeDelete(largeCore, id, largeIds[i]!))
+      smallTimes.push(timeDelete(smallCore, id, smallIds[i]!))
     }
-    smallTimes.push(timeDelete(smallCore, smallTenant, smallIds.pop()!))
+    large.removeTenant(id)
+    smallStore.removeTenant(id)
   }
   const la = median(largeTimes)
   const sa = median(smallTimes)

@@ -5,9 +5,11 @@
  * (`--max-semi-space-size=8`). It reports its memory after a forced GC when the
  * soak asks over IPC, and stops gracefully on SIGTERM.
  */
+// A computed specifier: dist/ exists only after a build, so the type-check must not try to resolve it.
+const compiled = new URL('../dist/src/server/serve.js', import.meta.url).href
 let startSandbox
 try {
-  ;({ startSandbox } = await import('../dist/src/server/serve.js'))
+  ;({ startSandbox } = await import(compiled))
 } catch {
   process.stderr.write('soak: dist/ is missing or stale; run `npm run build` first.\n')
   process.exit(2)

@@ -14,8 +14,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [msw({ mode: 'worker-only' })],
   resolve: {
-    // `plant-store-mock/*` resolves to the TypeScript sources (the package's `source` condition).
-    conditions: ['source', ...defaultClientConditions],
+    // `plant-store-mock/*` resolves to the TypeScript sources (the package's `plant-store-mock:source` condition).
+    conditions: ['plant-store-mock:source', ...defaultClientConditions],
   },
   server: { host: '127.0.0.1', fs: { allow: [projectRoot] } },
   preview: { host: '127.0.0.1' },

@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
 import type { PlantStore } from './core/store.ts'
 import { createPlantStore } from './create-plant-store.ts'
+import { FaultRules } from './faults/fault-rules.ts'
 import { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
 
 export type { SetupWorker, StartOptions } from 'msw/browser'
@@ -16,7 +17,12 @@ export interface PlantStoreWorker {
    */
   readonly store: PlantStore
   /** The Plant Store handlers the worker started with. */
-  readonly handlers: readonly HttpHandler[]
+  readonly handlers: readonly HttpHandler[] /**
+   * Per-tenant fault rules the handlers answer before the store, the same
+   * rules as the sandbox's `/__sandbox/faults`: `add(tenant, rule)`,
+   * `list(tenant)`, `remove(tenant, id)`, `clear()`.
+   */
+  readonly faults: FaultRules
 }
 
 /**
@@ -59,8 +65,9 @@ export const plantStoreWorkerStartOptions = {
  */
 export function setupPlantStoreWorker(options: CreateHandlersOptions = {}): PlantStoreWorker {
   const store = options.store ?? createPlantStore(options)
-  const handlers = createHandlers({ ...options, store })
-  return { worker: setupWorker(...handlers), store, handlers }
+  const faults = options.faults ?? new FaultRules({ now: options.now })
+  const handlers = createHandlers({ ...options, store, faults })
+  return { worker: setupWorker(...handlers), store, handlers, faults }
 }
 
 export * from './index.ts'

@@ -2,11 +2,32 @@
 /**
  * `plant-store-mock`: serves the Plant Store sandbox. Every flag has an
  * environment variable; `--help` lists them. Bad flags exit with code 2.
- * This entry only turns on Node's on-disk compile cache (faster starts after
- * the first), then runs the CLI.
+ *
+ * This entry stays plain enough for any Node to load (no named import that an
+ * older Node lacks): on a Node older than the package's `engines` it says so
+ * in one line and exits with code 2, instead of the CLI dying on a syntax or
+ * link error. Then it turns on Node's on-disk compile cache (faster starts
+ * after the first) and runs the CLI.
  */
-import { enableCompileCache } from 'node:module'
+import * as nodeModule from 'node:module'
 
-enableCompileCache?.()
+// Read at run time through the package's self-reference: the same file from `src/` and from the bundle.
+const { engines } = nodeModule.createRequire(import.meta.url)('plant-store-mock/package.json') as {
+  engines: { node: string }
+}
+
+if (!satisfiesMinimum(process.versions.node, engines.node)) {
+  console.error(`plant-store-mock needs Node ${engines.node} (this is ${process.versions.node})`)
+  process.exit(2)
+}
+nodeModule.enableCompileCache?.()
 const { main } = await import('./cli/main.ts')
 process.exit(await main(process.argv))
+
+/** Whether `version` (e.g. `20.20.2`) is at least the lower bound of an engines range such as `>=22.12.0`. */
+function satisfiesMinimum(version: string, range: string): boolean {
+  const numbers = (text: string) => (/(\d+)\.(\d+)\.(\d+)/.exec(text) ?? []).slice(1).map(Number)
+  const [major = 0, minor = 0, patch = 0] = numbers(version)
+  const [minMajor = 0, minMinor = 0, minPatch = 0] = numbers(range)
+  return major !== minMajor ? major > minMajor : minor !== minMinor ? minor > minMinor : patch >= minPatch
+}

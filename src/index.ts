@@ -39,6 +39,15 @@ export {
 export { PlantStore, type PlantStoreOptions, type Principal, type ProvisionedTenant } from './core/store.ts'
 export type { PlantQueries } from './core/tenant-plants.ts'
 export { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
+export {
+  type FaultRule,
+  type FaultRuleInput,
+  FaultRules,
+  type FaultRulesOptions,
+  faultKinds,
+  faultRuleSchema,
+  withFaults,
+} from './faults/index.ts'
 export { contract } from './generated/contract.ts'
 export type { components, operations, paths } from './generated/openapi.ts'
 export { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'

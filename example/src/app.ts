@@ -118,7 +118,13 @@ function showError(box: HTMLElement, error: unknown): void {
   box.hidden = false
 }
 
-function element<T extends Element>(root: ParentNode, selector: string, type: abstract new () => T): T {
+/**
+ * The page's element for a selector, of the expected type, or an Error naming what is missing.
+ *
+ * @example
+ * element(document, '#token', HTMLInputElement).value
+ */
+export function element<T extends Element>(root: ParentNode, selector: string, type: abstract new () => T): T {
   const found = root.querySelector(selector)
   if (!(found instanceof type)) throw new Error(`The page has no ${selector}.`)
   return found

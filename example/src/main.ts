@@ -3,14 +3,14 @@
  * tab by MSW's service worker and the app calls its own origin; with
  * `?api=http://127.0.0.1:4010` it talks to that sandbox (over CORS) and MSW
  * is never loaded. `?token=` prefills the token field (empty: no token).
+ * Until the worker is ready the page says "Starting the mock…" and shows no
+ * form; if it cannot start, the page says why.
  */
-import { mountApp } from './app.ts'
+import { element, mountApp } from './app.ts'
 
-async function main(): Promise<void> {
+async function main(root: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search)
   const api = params.get('api')
-  const root = document.querySelector('main')
-  if (!root) throw new Error('The page has no <main> element.')
   let transport = `the sandbox at ${api}`
   if (api === null) {
     const { startMocks } = await import('./mocks.ts')
@@ -18,8 +18,16 @@ async function main(): Promise<void> {
     transport = "MSW's service worker, from this tab's own store (a reload reseeds it)"
   }
   mountApp(root, { baseUrl: api ?? '', token: params.get('token') ?? 'psm_acme_write', transport })
+  element(root, '#starting', HTMLElement).hidden = true
+  element(root, '#app', HTMLElement).hidden = false
+  root.removeAttribute('aria-busy')
 }
 
-main().catch((error: unknown) => {
+const root = document.querySelector('main')
+if (!root) throw new Error('The page has no <main> element.')
+main(root).catch((error: unknown) => {
+  const starting = element(root, '#starting', HTMLElement)
+  starting.textContent = `Could not start the mock: ${error instanceof Error ? error.message : String(error)}`
+  starting.dataset.failed = ''
   console.error('[plant-store-example] failed to start:', error)
 })

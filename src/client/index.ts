@@ -1,1 +1,3 @@
 export * from './plant-store-client.ts'
+export { type ApiError, type Connection, PlantStoreApiError } from './request.ts'
+export * from './sandbox-client.ts'

@@ -6,8 +6,14 @@
  */
 import type { Logger } from 'pino'
 import type { PlantStoreHandler } from '../core/app.ts'
-import { renderError } from '../core/errors.ts'
-import { type PlantStore, type ProvisionedTenant, provisionedTenantSpec, type StoreChange } from '../core/store.ts'
+import { invalidRequest, renderError } from '../core/errors.ts'
+import {
+  type PlantStore,
+  type ProvisionedTenant,
+  type ProvisionOptions,
+  provisionedTenantSpec,
+  type StoreChange,
+} from '../core/store.ts'
 import { RedisTenants, storageUnavailable, TenantMovedError } from './redis-tenants.ts'
 import { type SignedToken, TenantTokens } from './tenant-tokens.ts'
 
@@ -41,6 +47,8 @@ export class Replica {
   readonly #pending = new Map<string, Promise<void>>()
   /** Tenants made from their tokens' recipe here (dropped from memory when another replica claims them). */
   readonly #fromRecipe = new Set<string>()
+  /** Tenants deleted through this replica: their signed tokens no longer make them (Redis keeps this for all). */
+  readonly #deleted = new Set<string>()
 
   private constructor(tokens: TenantTokens, redis: RedisTenants | undefined, log: Logger | undefined, max: number) {
     this.#tokens = tokens
@@ -97,12 +105,18 @@ export class Replica {
   /**
    * A new tenant from its recipe, stored nowhere: its tokens are signed and
    * carry the recipe, so whichever replica its requests reach can make it.
+   * Exact plants and a time-to-live do not fit in a token yet: refused (400).
    */
-  provision(recipe: { plants: number; seed: number; quota?: number }): ProvisionedTenant {
+  provision(recipe: ProvisionOptions): ProvisionedTenant {
+    if (typeof recipe.plants !== 'number' || recipe.ttlMs !== undefined) {
+      throw invalidRequest(
+        'A sandbox cluster provisions tenants from {"plants": n, "seed": s} only; exact plants and ttlSeconds need a single sandbox.',
+      )
+    }
     const tenant = this.#tokens.newTenantId()
     const quota = recipe.quota ?? this.#attached().defaultQuota
-    const tokens = this.#tokens.issue({ tenant, seed: recipe.seed, plants: recipe.plants, quota })
-    return { tenant, tokens, plants: recipe.plants, seed: recipe.seed }
+    const { seed, plants } = recipe
+    return { tenant, tokens: this.#tokens.issue({ tenant, seed, plants, quota }), plants, seed }
   }
 
   /**
@@ -125,12 +139,14 @@ export class Replica {
   }
 
   /**
-   * Deletes a tenant for good (memory, Redis, and its tokens can no longer
-   * bring it back while Redis keeps the tombstone). The hook for issue 12's
-   * tenant deletion.
+   * Deletes a tenant for good: in Redis first (a tombstone: its tokens can no
+   * longer bring it back on any replica), then from memory. Without Redis only
+   * this replica remembers the deletion. Called by `DELETE
+   * /__sandbox/tenants/{id}` before it answers.
    */
   async deleteTenant(tenantId: string): Promise<void> {
     await this.#redis?.deleteTenant(tenantId)
+    this.#deleted.add(tenantId)
     this.#release(tenantId)
     this.#store?.removeTenant(tenantId)
   }
@@ -153,7 +169,8 @@ export class Replica {
       }
     }
     const signed = this.#tokens.verify(token)
-    return signed && { tenantId: signed.tenant, signed }
+    if (!signed || this.#deleted.has(signed.tenant)) return undefined
+    return { tenantId: signed.tenant, signed }
   }
 
   #serve(caller: { tenantId: string; signed?: SignedToken }): Promise<void> {

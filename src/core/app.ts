@@ -130,8 +130,17 @@ export const routes: ReadonlyArray<Route & { readonly path: string }> = (() => {
   }))
 })()
 
-/** The route and its path parameters; a path without parameters also matches with one trailing slash. */
-function match(path: string): { route: Route; params: Record<string, string> } | undefined {
+/**
+ * The contract route a request path (still percent-encoded) is routed to, and
+ * its path parameters; a path without parameters also matches with one
+ * trailing slash. `undefined` for a path the contract does not have.
+ *
+ * @example
+ * matchRoute('/plants/42') // { route: { path: '/plants/{id}', … }, params: { id: '42' } }
+ */
+export function matchRoute(
+  path: string,
+): { route: (typeof routes)[number]; params: Record<string, string> } | undefined {
   const parts = path.split('/').slice(1)
   for (const route of routes) {
     const { segments } = route
@@ -200,7 +209,7 @@ export function createCore(store: PlantStore, options: CoreOptions = {}): PlantS
 
 function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreResponse | Promise<CoreResponse> {
   const { method, path } = request
-  const found = match(path)
+  const found = matchRoute(path)
   if (!found) throw new PlantStoreError('not_found', `No route for ${method} ${path}.`)
   const operation = found.route.methods.get(method)
   if (!operation) throw methodNotAllowed(method, found.route.allow)

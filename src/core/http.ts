@@ -24,11 +24,25 @@ export interface CoreRequest {
   readBody(limit: number): Promise<Uint8Array | 'too_large'>
 }
 
+/**
+ * How the transport itself should fail instead of delivering an answer (a
+ * sandbox fault rule asks for these; the core never does): `reset` drops the
+ * connection with a TCP reset, `empty` closes it before a byte of the answer,
+ * `truncated` sends the status, headers and half of the body that
+ * `Content-Length` promises, then closes. Over msw, `reset` and `empty` are
+ * msw's network error (`HttpResponse.error()`), and `truncated` a body stream
+ * that fails midway.
+ */
+export type TransportFault = 'reset' | 'empty' | 'truncated'
+
 /** The transport-neutral answer: a status, headers and a JSON text body or none. */
 export interface CoreResponse {
+  /** The HTTP status; `0` when a {@link TransportFault} leaves none (as fetch's network error has). */
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: string | null
+  /** When set, the adapter fails the transport this way instead of answering normally. */
+  readonly fault?: TransportFault
 }
 
 /** The headers of every JSON answer. */

@@ -83,14 +83,30 @@ export const userSpecSchema = z.object({
   tokens: z.array(tokenSpecSchema),
 })
 
-/** A tenant as a world describes it: its users, and the recipe of its seeded plants. */
+/**
+ * Exact plants a tenant starts with (and is reset to), oldest first: each a
+ * valid plant, no id twice.
+ *
+ * @example
+ * exactPlantsSchema.parse([{ id: 1, name: 'Fern', tag: 'fern' }, { id: 2, name: 'Aloe' }])
+ */
+export const exactPlantsSchema = z.array(plantSchema).superRefine((plants, context) => {
+  const seen = new Set<number>()
+  plants.forEach(({ id }, index) => {
+    if (seen.has(id))
+      context.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id ${id} of an earlier plant` })
+    seen.add(id)
+  })
+})
+
+/** A tenant as a world describes it: its users, and its plants: a seeded count or exact plants. */
 export const tenantSpecSchema = z.object({
   id: z.string().min(1),
   name: z.string(),
-  /** The faker seed its plants are generated from (and reset to). */
+  /** The faker seed its plants are generated from (and reset to); unused with exact plants. */
   seed: z.number().int(),
-  /** How many plants the seed generates. */
-  plants: z.number().int().min(0),
+  /** How many plants the seed generates, or the exact plants it starts with. */
+  plants: z.union([z.number().int().min(0), exactPlantsSchema]),
   /** How many plants it may hold (default: the store's). */
   quota: z.number().int().min(0).optional(),
   users: z.array(userSpecSchema),
@@ -105,10 +121,10 @@ export type TenantSpec = z.input<typeof tenantSpecSchema>
 
 /** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
 export const tenantSnapshotSchema = tenantSpecSchema.omit({ plants: true, quota: true }).extend({
-  /** How many plants its seed generates (what a reset of the tenant returns to). */
-  seedPlants: z.number().int().min(0),
+  /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
+  seedPlants: tenantSpecSchema.shape.plants,
   quota: z.number().int().min(0),
-  plants: z.array(plantSchema),
+  plants: exactPlantsSchema,
 })
 
 /** The JSON form of a whole store, tenants in creation order. */

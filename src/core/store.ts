@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { contract } from '../generated/contract.ts'
 import { challenge, PlantStoreError } from './errors.ts'
 import { randomId } from './random.ts'
@@ -21,8 +22,23 @@ export type PlantGenerator = (seed: number, count: number) => StoredPlant[]
 export interface ProvisionedTenant {
   readonly tenant: string
   readonly tokens: { readonly read: string; readonly write: string }
+  /** How many plants it starts with. */
   readonly plants: number
-  readonly seed: number
+  /** The seed its plants were generated from; absent when it was given exact plants. */
+  readonly seed?: number
+  /** ISO 8601 instant its tokens stop working and it is removed; absent when it has no time-to-live. */
+  readonly expiresAt?: string
+}
+
+/** What a provisioned tenant starts with. */
+export interface ProvisionOptions {
+  /** A count of plants generated from `seed`, or the exact plants. */
+  plants: number | readonly StoredPlant[]
+  /** The faker seed of a count of plants. */
+  seed: number
+  quota?: number
+  /** Milliseconds until its tokens stop working and {@link PlantStore.removeExpired} removes it. */
+  ttlMs?: number
 }
 
 /** Who is calling: resolved from a token. */
@@ -69,11 +85,14 @@ interface Tenant {
   readonly id: string
   readonly name: string
   readonly seed: number
-  readonly seedPlants: number
+  /** What a reset returns to: a count of plants generated from the seed, or exact plants. */
+  readonly seedPlants: TenantPlantsSpec
   readonly quota: number
   readonly users: readonly UserSpec[]
   readonly plants: TenantPlants
 }
+
+type TenantPlantsSpec = z.output<typeof tenantSpecSchema>['plants']
 
 /** A token as the store indexes it: by its exact string. */
 interface IssuedToken {
@@ -88,9 +107,11 @@ interface State {
   readonly tokens: Map<string, IssuedToken>
   /** Provisioned tenants, least recently used first, with when each was last used. */
   readonly provisioned: Map<string, number>
+  /** Provisioned tenants with a time-to-live: when each expires (epoch ms). */
+  readonly expiring: Map<string, number>
 }
 
-const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Map() })
+const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Map(), expiring: new Map() })
 
 /**
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
@@ -197,6 +218,7 @@ export class PlantStore {
     if (!tenant) return false
     this.#state.tenants.delete(tenantId)
     this.#state.provisioned.delete(tenantId)
+    this.#state.expiring.delete(tenantId)
     for (const user of tenant.users) for (const { token } of user.tokens) this.#state.tokens.delete(token)
     return true
   }
@@ -221,17 +243,56 @@ export class PlantStore {
 
   /**
    * Creates a fresh, isolated tenant with a random id and random read and
-   * write tokens, seeded with `plants` plants from `seed`. Unlike the world's
-   * tenants it can be evicted by {@link evictIdle}, and a whole-store
-   * {@link reset} removes it.
+   * write tokens, with `plants` plants generated from `seed` or the exact
+   * plants given. Unlike the world's tenants it can be evicted by
+   * {@link evictIdle}, and a whole-store {@link reset} removes it. With a
+   * `ttlMs` its tokens stop working once it has passed.
+   *
+   * @example
+   * const { tenant, tokens } = await store.provisionTenant({ plants: [{ id: 1, name: 'Fern' }], seed: 0, ttlMs: 60_000 })
    */
-  async provisionTenant(options: { plants: number; seed: number; quota?: number }): Promise<ProvisionedTenant> {
+  async provisionTenant(options: ProvisionOptions): Promise<ProvisionedTenant> {
     const id = `t_${randomId(12)}`
     const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
-    const spec = provisionedTenantSpec(id, tokens, options)
+    const expiresAt = options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs
+    const expiry = expiresAt === undefined ? null : new Date(expiresAt).toISOString()
+    const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: expiry })
     await this.#settle()
     this.#insert(await this.#tenant(spec), true)
-    return { tenant: id, tokens, plants: options.plants, seed: options.seed }
+    if (expiresAt !== undefined) this.#state.expiring.set(id, expiresAt)
+    const { plants } = options
+    return {
+      tenant: id,
+      tokens,
+      ...(typeof plants === 'number' ? { plants, seed: options.seed } : { plants: plants.length }),
+      ...(expiry === null ? {} : { expiresAt: expiry }),
+    }
+  }
+
+  /**
+   * Removes the provisioned tenants whose time-to-live has passed (their
+   * tokens already stopped working then). Returns the removed ids.
+   *
+   * @example
+   * for (const tenantId of store.removeExpired()) journal.forget(tenantId)
+   */
+  removeExpired(): string[] {
+    const now = this.#now()
+    const expired = [...this.#state.expiring].filter(([, expiresAt]) => expiresAt <= now).map(([id]) => id)
+    for (const tenantId of expired) this.removeTenant(tenantId)
+    return expired
+  }
+
+  /** When the next provisioned tenant expires (epoch ms), or `undefined` when none has a time-to-live. */
+  nextExpiry(): number | undefined {
+    let next: number | undefined
+    for (const expiresAt of this.#state.expiring.values()) if (next === undefined || expiresAt < next) next = expiresAt
+    return next
+  }
+
+  /** Whether a tenant was provisioned at run time (and so may be deleted through the sandbox). */
+  isProvisioned(tenantId: string): boolean {
+    return this.#state.provisioned.has(tenantId)
   }
 
   /** The provisioned tenants, least recently used first. */
@@ -426,11 +487,12 @@ export class PlantStore {
     }
   }
 
-  /** Creates a tenant from its spec, with `plants` or else its seeded plants. */
+  /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
   async #tenant(spec: TenantSpec, plants?: readonly StoredPlant[]): Promise<Tenant> {
     const { id, name, seed, plants: seedPlants, quota = this.defaultQuota, users } = tenantSpecSchema.parse(spec)
     const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
-    for (const plant of plants ?? this.#generatePlants(seed, seedPlants)) await tenant.plants.add(plant)
+    const initial = typeof seedPlants === 'number' ? this.#generatePlants(seed, seedPlants) : seedPlants
+    for (const plant of plants ?? initial) tenant.plants.add(plant)
     return tenant
   }
 
@@ -467,7 +529,7 @@ function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant
     id,
     name,
     seed,
-    seedPlants,
+    seedPlants: typeof seedPlants === 'number' ? seedPlants : seedPlants.map((plant) => ({ ...plant })),
     quota,
     users: users.map((user) => ({
       id: user.id,
@@ -488,8 +550,15 @@ function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant
 export function provisionedTenantSpec(
   id: string,
   tokens: { readonly read: string; readonly write: string },
-  recipe: { plants: number; seed: number; quota?: number },
+  recipe: {
+    plants: number | readonly StoredPlant[]
+    seed: number
+    quota?: number | undefined
+    /** ISO 8601 instant its tokens stop working; `null` or absent: never. */
+    expiresAt?: string | null
+  },
 ): TenantSpec {
+  const expiresAt = recipe.expiresAt ?? null
   return tenantSpecSchema.parse({
     id,
     name: `Provisioned tenant ${id}`,
@@ -497,8 +566,8 @@ export function provisionedTenantSpec(
     plants: recipe.plants,
     quota: recipe.quota,
     users: [
-      { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes] }] },
-      { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'] }] },
+      { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes], expiresAt }] },
+      { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'], expiresAt }] },
     ],
   })
 }

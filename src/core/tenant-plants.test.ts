@@ -1,62 +1,70 @@
+import { Query } from '@msw/data'
 import { describe, expect, test } from 'vitest'
-import { pageSize, TenantPlants } from './tenant-plants.ts'
+import { TenantPlants } from './tenant-plants.ts'
 
-async function filled(count: number): Promise<TenantPlants> {
+function filled(count: number): TenantPlants {
   const plants = new TenantPlants()
-  for (let id = 1; id <= count; id++) await plants.add({ id, name: `Plant ${id}`, ...(id % 2 ? { tag: 'odd' } : {}) })
+  for (let id = 1; id <= count; id++) plants.add({ id, name: `Plant ${id}`, ...(id % 2 ? { tag: 'odd' } : {}) })
   return plants
 }
 
 describe('TenantPlants', () => {
-  test('lists plants oldest first, across pages, cut to the limit', async () => {
-    const plants = await filled(pageSize * 2 + 3)
+  test('lists plants oldest first, cut to the limit', () => {
+    const plants = filled(300)
     expect(plants.list(3).map(({ id }) => id)).toEqual([1, 2, 3])
-    expect(plants.list().map(({ id }) => id)).toEqual(Array.from({ length: pageSize * 2 + 3 }, (_, i) => i + 1))
+    expect(plants.list().map(({ id }) => id)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1))
     expect(plants.list(0)).toEqual([])
   })
 
-  test('deletes a plant from the middle of a page and keeps the order of the rest', async () => {
-    const plants = await filled(pageSize + 2)
+  test('deletes a plant from the middle and keeps the order of the rest', () => {
+    const plants = filled(10)
     expect(plants.delete(5)?.id).toBe(5)
     expect(plants.has(5)).toBe(false)
-    expect(plants.count()).toBe(pageSize + 1)
+    expect(plants.count()).toBe(9)
     expect(plants.list(6).map(({ id }) => id)).toEqual([1, 2, 3, 4, 6, 7])
   })
 
-  test('answers undefined when deleting an id it does not hold', async () => {
-    const plants = await filled(3)
+  test('answers undefined when deleting an id it does not hold', () => {
+    const plants = filled(3)
     expect(plants.delete(99)).toBeUndefined()
     expect(plants.count()).toBe(3)
   })
 
-  test('appends a plant added after deletes at the end', async () => {
-    const plants = await filled(3)
+  test('appends a plant added again after its delete at the end', () => {
+    const plants = filled(3)
     plants.delete(1)
-    await plants.add({ id: 1, name: 'Replanted' })
+    plants.add({ id: 1, name: 'Replanted' })
     expect(plants.list().map(({ id }) => id)).toEqual([2, 3, 1])
   })
 
-  test('drops an emptied page, so listing never walks empty pages', async () => {
-    const plants = await filled(pageSize + 1)
-    for (let id = 1; id <= pageSize; id++) plants.delete(id)
-    expect(plants.list().map(({ id }) => id)).toEqual([pageSize + 1])
-  })
-
-  test('holds the id while a plant is being created, and frees it when creation fails', async () => {
+  test('stores a frozen copy: neither the caller nor a reader can change a stored plant', () => {
     const plants = new TenantPlants()
-    const adding = plants.add({ id: 7, name: 'Fern' })
-    expect(plants.has(7)).toBe(true)
-    await adding
-    await expect(plants.add({ id: 8, name: '' })).rejects.toThrow()
-    expect(plants.has(8)).toBe(false)
+    const given = { id: 7, name: 'Fern' }
+    plants.add(given)
+    given.name = 'Changed'
+    const [stored] = plants.list()
+    expect(stored?.name).toBe('Fern')
+    expect(Object.isFrozen(stored)).toBe(true)
   })
 
-  test('answers @msw/data queries across pages, with take and skip over the whole tenant', async () => {
-    const plants = await filled(pageSize + 10)
-    const odd = plants.findMany((q) => q.where({ tag: 'odd' }))
-    expect(odd).toHaveLength(Math.ceil((pageSize + 10) / 2))
+  test('answers @msw/data queries, as functions or Query objects, with take and skip', () => {
+    const plants = filled(20)
+    expect(plants.findMany((q) => q.where({ tag: 'odd' }))).toHaveLength(10)
     expect(plants.findMany((q) => q.where({ tag: 'odd' }), { skip: 1, take: 2 }).map(({ id }) => id)).toEqual([3, 5])
-    expect(plants.findFirst((q) => q.where({ id: pageSize + 5 }))?.name).toBe(`Plant ${pageSize + 5}`)
+    expect(plants.findMany(new Query((plant) => plant.id > 18)).map(({ id }) => id)).toEqual([19, 20])
+    expect(plants.findMany(undefined, { take: 2 }).map(({ id }) => id)).toEqual([1, 2])
+    expect(plants.findFirst((q) => q.where({ id: 15 }))?.name).toBe('Plant 15')
     expect(plants.findFirst((q) => q.where({ id: -1 }))).toBeUndefined()
+  })
+
+  test('keeps a derived value until the next write', () => {
+    const plants = filled(2)
+    let computed = 0
+    const derive = () => plants.derive('list', () => ++computed)
+    expect([derive(), derive()]).toEqual([1, 1])
+    plants.add({ id: 3, name: 'New' })
+    expect(derive()).toBe(2)
+    plants.delete(3)
+    expect(derive()).toBe(3)
   })
 })

@@ -3,10 +3,15 @@ import { type CoreOptions, createCore, routes } from '../core/app.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
+import { sleep } from '../faults/answers.ts'
+import type { FaultRules } from '../faults/fault-rules.ts'
+import { withFaults } from '../faults/with-faults.ts'
 
 export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOptions {
   /** The store to serve; by default a new one seeded with the fixture world. */
   store?: PlantStore
+  /** Per-tenant fault rules answered instead of the real answers (see `FaultRules`); by default none. */
+  faults?: FaultRules
   /** Only answer requests to this base address, e.g. `https://api.example.com`; by default any origin. */
   baseUrl?: string
 }
@@ -24,7 +29,9 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
  */
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
   const store = options.store ?? createPlantStore(options)
-  const handle = createCore(store, options.onOutcome ? { onOutcome: options.onOutcome } : {})
+  const { onOutcome, faults } = options
+  const core = createCore(store, onOutcome ? { onOutcome } : {})
+  const handle = faults ? withFaults(core, { store, faults, ...(onOutcome ? { onOutcome } : {}) }) : core
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
 
   const resolvers = routes.map(({ segments }) => ({ request }: { request: Request }) => {
@@ -63,6 +70,33 @@ function toCoreRequest(request: Request, segments: number): CoreRequest {
   }
 }
 
-function toHttpResponse({ status, headers, body }: CoreResponse): Response {
+/** The fetch answer of a core answer; a transport fault becomes msw's network error, or a body that fails midway. */
+function toHttpResponse({ status, headers, body, fault }: CoreResponse): Response {
+  if (fault === 'reset' || fault === 'empty') return HttpResponse.error()
+  if (fault === 'truncated') {
+    const bytes = new TextEncoder().encode(body ?? '')
+    const promised = { ...headers, 'content-length': String(bytes.byteLength) }
+    return new HttpResponse(truncatedStream(bytes), { status, headers: promised })
+  }
   return new HttpResponse(body, { status, headers })
+}
+
+/**
+ * A body stream that delivers the first half of the bytes, then fails as a
+ * connection cut short would (a moment later: msw sends the headers and the
+ * first half before the failure reaches the client).
+ */
+function truncatedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let sent = false
+  return new ReadableStream({
+    async pull(controller) {
+      if (!sent) {
+        sent = true
+        controller.enqueue(bytes.subarray(0, bytes.byteLength >> 1))
+        return
+      }
+      await sleep(10)
+      controller.error(new TypeError('The connection closed before the whole body arrived (a truncated-body fault).'))
+    },
+  })
 }

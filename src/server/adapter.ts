@@ -98,6 +98,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
  */
 export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
   if (res.headersSent) return
+  if (response.fault) {
+    failTransport(res, response)
+    return
+  }
   const { status, headers, body } = response
   for (const name in headers) res.setHeader(name, headers[name] as string)
   if (refused.has(req) && !req.readableEnded) res.setHeader('connection', 'close')
@@ -109,6 +113,22 @@ export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, resp
   res.setHeader('content-length', Buffer.byteLength(body))
   res.statusCode = status
   res.end(body)
+}
+
+/**
+ * Fails the connection as a {@link CoreResponse.fault} asks: a TCP reset, a
+ * close before any byte, or the status, the headers and half of the body
+ * that `Content-Length` promises, then a close.
+ */
+function failTransport(res: ServerResponse, { status, headers, body, fault }: CoreResponse): void {
+  const socket = res.socket
+  if (fault === 'reset') socket?.resetAndDestroy()
+  else if (fault === 'empty') socket?.destroy()
+  else {
+    const bytes = Buffer.from(body ?? '')
+    res.writeHead(status, { ...headers, 'content-length': bytes.byteLength, connection: 'close' })
+    res.write(bytes.subarray(0, bytes.byteLength >> 1), () => socket?.destroy())
+  }
 }
 
 /**

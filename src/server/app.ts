@@ -30,7 +30,7 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
   return routerOf(sandboxParts(options))
 }
 
-function routerOf({ api, admin }: SandboxParts): Router {
+function routerOf({ api, admin, inspector }: SandboxParts): Router {
   const router = express.Router()
   const apiMiddleware = toMiddleware(api)
   // The API first: it is the hot path, and its paths never collide with the others.
@@ -38,7 +38,7 @@ function routerOf({ api, admin }: SandboxParts): Router {
     if (req.url.startsWith('/plants')) apiMiddleware(req, res, next)
     else next()
   })
-  router.use('/__sandbox', toMiddleware(admin))
+  router.use('/__sandbox', inspector.middleware, toMiddleware(admin))
   router.use(docsRouter())
   // Everything else is the core's 404 (or 405) Error body.
   router.use(apiMiddleware)

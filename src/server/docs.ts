@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import express, { type Router } from 'express'
+import express, { type Request, type Router } from 'express'
+import type { Document } from 'yaml'
 
 const require = createRequire(import.meta.url)
 
@@ -25,6 +26,37 @@ export async function openapiDocument(): Promise<{ yaml: string; json: string }>
   }
   return contract
 }
+
+/**
+ * The contract as this sandbox serves it: `servers` names the origin and
+ * mount point the request came in on (`http://localhost:8080/plant-store`),
+ * so Swagger UI's "Try it out" calls this very sandbox, same-origin, wherever
+ * it runs. Without a `Host` header the server is the mount path alone.
+ *
+ * @example
+ * (await servedDocument(req)).json // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
+ */
+async function servedDocument(req: Request): Promise<{ yaml: string; json: string }> {
+  const host = req.get('host')
+  const server = {
+    url: host === undefined ? req.baseUrl || '/' : `${req.protocol}://${host}${req.baseUrl}`,
+    description: 'This sandbox: where this document was served from.',
+  }
+  if (!parsedContract) {
+    const { parseDocument } = await import('yaml')
+    const document = parseDocument((await openapiDocument()).yaml)
+    parsedContract = { document, data: document.toJS() as Record<string, unknown> }
+  }
+  const document = parsedContract.document.clone()
+  document.set('servers', document.createNode([server]))
+  return {
+    yaml: document.toString({ lineWidth: 0 }),
+    json: JSON.stringify({ ...parsedContract.data, servers: [server] }),
+  }
+}
+
+/** The contract parsed once, to be served with each request's own `servers`. */
+let parsedContract: { document: Document; data: Record<string, unknown> } | undefined
 
 /** Swagger UI's own files from the `swagger-ui-dist` package: no CDN, works offline. */
 const swaggerUiDir = dirname(require.resolve('swagger-ui-dist/package.json'))
@@ -84,11 +116,11 @@ export function docsRouter(): Router {
   router.get('/', (_req, res) => {
     res.type('html').send(home)
   })
-  router.get('/openapi.yaml', async (_req, res) => {
-    res.type('application/yaml; charset=utf-8').send((await openapiDocument()).yaml)
+  router.get('/openapi.yaml', async (req, res) => {
+    res.type('application/yaml; charset=utf-8').send((await servedDocument(req)).yaml)
   })
-  router.get('/openapi.json', async (_req, res) => {
-    res.type('application/json').send((await openapiDocument()).json)
+  router.get('/openapi.json', async (req, res) => {
+    res.type('application/json').send((await servedDocument(req)).json)
   })
   router.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('text/javascript').send(initializer)

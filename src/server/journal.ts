@@ -1,10 +1,16 @@
-import type { Outcome } from '../core/app.ts'
+import type { OperationId, Outcome } from '../core/app.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import { pathMatches } from '../faults/path-pattern.ts'
+import { requestIdSyntax } from './request-id.ts'
 
 /** One journaled exchange: what a tenant asked and what it was answered. */
 export interface JournalEntry {
+  /** The request id: the client's well-formed `X-Request-Id`, else one the journal gave (`r-…`). */
+  readonly id: string
   /** ISO 8601 instant the answer was given. */
   readonly at: string
+  /** The contract operation the request was routed to; `null` for an unknown path or method. */
+  readonly operation: OperationId | null
   readonly request: {
     readonly method: string
     readonly path: string
@@ -14,8 +20,37 @@ export interface JournalEntry {
     /** The body as text (cut to the journal's limit), or `null` when none was read. */
     readonly body: string | null
   }
+  /** The answer; status `0` with a `fault` when the transport was made to fail. */
   readonly response: CoreResponse
 }
+
+/** Which entries a journal query selects: every field optional, all given ones must hold. */
+export interface JournalFilter {
+  readonly method?: string
+  /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
+  readonly path?: string
+  /** An exact status (`0` for a transport fault), or a class: `4` for 4xx. */
+  readonly status?: { readonly exact: number } | { readonly class: number }
+  /** Epoch ms: entries at or after. */
+  readonly since?: number
+  /** Epoch ms: entries before. */
+  readonly until?: number
+  /** At most this many entries, the most recent ones. */
+  readonly limit?: number
+}
+
+/** The answer to a journal query. */
+export interface JournalQueryResult {
+  /** How many kept entries match (before `limit`). */
+  readonly count: number
+  /** How many of the tenant's entries were dropped to stay within the capacity since it was last cleared. */
+  readonly dropped: number
+  /** The matching entries, oldest first: the `limit` most recent ones. */
+  readonly requests: JournalEntry[]
+}
+
+/** Called with each entry as it is journaled. */
+export type JournalListener = (tenantId: string, entry: JournalEntry) => void
 
 export interface RequestJournalOptions {
   /** Entries kept per tenant; older ones are dropped (default 50). */
@@ -39,6 +74,7 @@ export class Ring<T> {
   readonly #items: T[] = []
   readonly #capacity: number
   #next = 0
+  #pushed = 0
 
   constructor(capacity: number) {
     this.#capacity = Math.max(1, capacity)
@@ -48,6 +84,12 @@ export class Ring<T> {
     if (this.#items.length < this.#capacity) this.#items.push(item)
     else this.#items[this.#next] = item
     this.#next = (this.#next + 1) % this.#capacity
+    this.#pushed++
+  }
+
+  /** How many items were pushed out to make room. */
+  get dropped(): number {
+    return this.#pushed - this.#items.length
   }
 
   /** Oldest first. */
@@ -82,20 +124,30 @@ function now(): string {
  * journal.entries('acme') // oldest first
  */
 export class RequestJournal {
+  /** Entries kept per tenant. */
+  readonly capacity: number
   readonly #rings = new Map<string, Ring<JournalEntry>>()
-  readonly #capacity: number
   readonly #maxBodyChars: number
+  readonly #listeners = new Set<JournalListener>()
+  /** Numbers the ids of requests that came without one. */
+  #sequence = 0
 
   constructor(options: RequestJournalOptions = {}) {
-    this.#capacity = options.capacity ?? 50
+    this.capacity = options.capacity ?? 50
     this.#maxBodyChars = options.maxBodyChars ?? 4096
   }
 
   /** Records an exchange of a tenant. */
-  record(tenantId: string, request: CoreRequest, response: CoreResponse, requestBody?: Uint8Array): void {
+  record(
+    tenantId: string,
+    request: CoreRequest,
+    response: CoreResponse,
+    requestBody?: Uint8Array,
+    operation?: OperationId,
+  ): void {
     let ring = this.#rings.get(tenantId)
     if (!ring) {
-      ring = new Ring(this.#capacity)
+      ring = new Ring(this.capacity)
       this.#rings.set(tenantId, ring)
     }
     const headers: Record<string, string> = {}
@@ -103,8 +155,11 @@ export class RequestJournal {
       const value = request.header(name)
       if (value !== null) headers[name] = name === 'authorization' ? redact(value) : value
     }
-    ring.push({
+    const presentedId = request.header('x-request-id')
+    const entry: JournalEntry = {
+      id: presentedId !== null && requestIdSyntax.test(presentedId) ? presentedId : `r-${++this.#sequence}`,
       at: now(),
+      operation: operation ?? null,
       request: {
         method: request.method,
         path: request.path,
@@ -117,12 +172,14 @@ export class RequestJournal {
         response.body === null || response.body.length <= this.#maxBodyChars
           ? response
           : { ...response, body: this.#cut(response.body) },
-    })
+    }
+    ring.push(entry)
+    for (const listener of this.#listeners) listener(tenantId, entry)
   }
 
   /** An outcome listener: journals every answer given to an authenticated tenant. */
-  readonly observe = ({ principal, request, response, requestBody }: Outcome): void => {
-    if (principal) this.record(principal.tenantId, request, response, requestBody)
+  readonly observe = ({ principal, request, response, requestBody, operation }: Outcome): void => {
+    if (principal) this.record(principal.tenantId, request, response, requestBody, operation)
   }
 
   /** The tenant's journaled exchanges, oldest first. */
@@ -130,14 +187,49 @@ export class RequestJournal {
     return this.#rings.get(tenantId)?.toArray() ?? []
   }
 
-  /** Forgets a tenant's entries (on reset or eviction). */
+  /**
+   * The tenant's entries that match a filter, with their count: what
+   * `GET /__sandbox/requests` answers, and how a test verifies that exactly
+   * N matching requests were made.
+   *
+   * @example
+   * journal.query('acme', { method: 'DELETE', path: '/plants/{id}' }).count // 1
+   */
+  query(tenantId: string, filter: JournalFilter = {}): JournalQueryResult {
+    const ring = this.#rings.get(tenantId)
+    const matching = (ring?.toArray() ?? []).filter((entry) => matches(entry, filter))
+    const requests = filter.limit === undefined ? matching : matching.slice(-filter.limit)
+    return { count: matching.length, dropped: ring?.dropped ?? 0, requests }
+  }
+
+  /** Forgets a tenant's entries (on reset, on `DELETE /__sandbox/requests`, on removal). */
   forget(tenantId: string): void {
     this.#rings.delete(tenantId)
+  }
+
+  /** Calls `listener` with each entry as it is journaled; answers a function that stops it. */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
   }
 
   #cut(text: string): string {
     return text.length > this.#maxBodyChars ? `${text.slice(0, this.#maxBodyChars)}…` : text
   }
+}
+
+function matches({ at, request, response }: JournalEntry, filter: JournalFilter): boolean {
+  const { method, path, status, since, until } = filter
+  if (method !== undefined && request.method !== method) return false
+  if (path !== undefined && !pathMatches(path, request.path)) return false
+  if (status !== undefined) {
+    if ('exact' in status ? response.status !== status.exact : Math.floor(response.status / 100) !== status.class) {
+      return false
+    }
+  }
+  if (since === undefined && until === undefined) return true
+  const time = Date.parse(at)
+  return (since === undefined || time >= since) && (until === undefined || time < until)
 }
 
 /** `Bearer abc` → `Bearer [redacted]`: the scheme stays, the credential never does. */

@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
 import type { DestinationStream, Logger } from 'pino'
 import { randomId } from '../core/random.ts'
-
-const requestIdSyntax = /^[\w.:-]{1,128}$/
+import { requestIdSyntax } from './request-id.ts'
 
 /**
  * Request ids unique to this process without a random draw per request: a

@@ -1,13 +1,15 @@
-import type { RequestListener } from 'node:http'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
-import { createCore, type PlantStoreHandler } from '../core/app.ts'
-import { authenticate } from '../core/auth.ts'
-import type { PlantStore, ProvisionedTenant } from '../core/store.ts'
+import { createCore, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import type { PlantStore, ProvisionedTenant, ProvisionOptions } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
+import { FaultRules } from '../faults/fault-rules.ts'
+import { callerOf, madeUpOutcome, withFaults } from '../faults/with-faults.ts'
 import { toListener } from './adapter.ts'
 import { createAdmin } from './admin.ts'
+import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
 import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
@@ -20,6 +22,10 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   journal?: RequestJournal
   /** Exchanges journaled per tenant (default 50). */
   journalSize?: number
+  /** The tenants' fault rules behind `/__sandbox/faults`; by default new ones (50 rules per tenant). */
+  faults?: FaultRules
+  /** Live inspector streams a tenant may hold open at once (default 4). */
+  maxStreamsPerTenant?: number
   /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
   adminKey?: string
   /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
@@ -60,37 +66,67 @@ export function corsOptions(origins: CreateAppOptions['corsOrigins']): cors.Cors
 export interface SandboxParts {
   readonly api: PlantStoreHandler
   readonly admin: PlantStoreHandler
+  /** The live inspector at `/__sandbox/`, before the admin API. */
+  readonly inspector: Inspector
+}
+
+/**
+ * What the `cors` middleware does to a request that is not a preflight, in a
+ * form for the fast path: with any origin allowed (`*`, the default) that is
+ * two fixed headers, set without building them anew per request; with a list
+ * of origins it is the middleware itself. The fast-path test checks both
+ * against the Express app, header by header.
+ */
+function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  if (options.origin !== '*') return cors(options)
+  const exposed = ([] as string[]).concat(options.exposedHeaders ?? []).join(',')
+  return (_req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*')
+    if (exposed) res.setHeader('Access-Control-Expose-Headers', exposed)
+    next()
+  }
 }
 
 /** Builds the store, journal, API chain and admin API that the router and the fast path share. */
 export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
+  const faults = options.faults ?? new FaultRules({ now: options.now })
   const { webhook, eventLog, replica } = options
-  const core = createCore(store, {
-    onOutcome: webhook
-      ? (outcome) => {
-          journal.observe(outcome)
-          webhook.observe(outcome)
-        }
-      : journal.observe,
-  })
-  const simulated = withSimulation(core, {
-    ...(options.delay ? { delay: options.delay } : {}),
-    onSimulated: (request, response) => {
-      // A made-up answer never reached the core: journal it under the caller's tenant, if any.
-      try {
-        journal.record(authenticate(store, request.header('authorization')).tenantId, request, response)
-      } catch {
-        // Not a tenant's token: nobody to journal it for.
+  // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
+  const onOutcome: OutcomeListener = webhook
+    ? (outcome) => {
+        journal.observe(outcome)
+        webhook.observe(outcome)
       }
-    },
+    : journal.observe
+  const simulated = withSimulation(createCore(store, { onOutcome }), {
+    ...(options.delay ? { delay: options.delay } : {}),
+    // A made-up answer never reached the core: reported under the caller's tenant, if any.
+    onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
-  const api = replica ? replica.guard(simulated) : simulated
+  const faulted = withFaults(simulated, { store, faults, onOutcome })
+  // A cluster replica makes or claims the caller's tenant before anything else looks at it.
+  const api = replica ? replica.guard(faulted) : faulted
+  const inspector = createInspector({
+    store,
+    journal,
+    faults,
+    ...(options.maxStreamsPerTenant === undefined ? {} : { maxStreamsPerTenant: options.maxStreamsPerTenant }),
+  })
   const admin = createAdmin({
     store,
     journal,
-    ...(replica ? { provision: (recipe: { plants: number; seed: number }) => replica.provision(recipe) } : {}),
+    // A cluster replica provisions by signing tokens, and deletes with a tombstone their signatures cannot get past.
+    ...(replica
+      ? {
+          provision: (provisioning: ProvisionOptions) => replica.provision(provisioning),
+          removeDurably: (tenantId: string) => replica.deleteTenant(tenantId),
+        }
+      : {}),
+    faults,
+    onReset: inspector.plantsChanged,
+    onRemoved: (tenants, reason) => eventLog?.info({ tenants, reason }, 'tenants removed'),
     ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
     ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
     ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
@@ -99,7 +135,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     },
   })
 
-  return { api, admin: replica ? replica.guard(admin) : admin }
+  return { api, admin: replica ? replica.guard(admin) : admin, inspector }
 }
 
 /**
@@ -118,7 +154,7 @@ export function sandboxListener(
   loadApp: () => Promise<RequestListener>,
 ): RequestListener {
   const log = options.requestLog ? requestLog(options.requestLog) : undefined
-  const corsMiddleware = cors(corsOptions(options.corsOrigins))
+  const corsMiddleware = simpleCors(corsOptions(options.corsOrigins))
   const answer = toListener(parts.api)
   const proceed = () => undefined
   let app: RequestListener | undefined

@@ -1,6 +1,7 @@
 import type { PlantStoreHandler } from '../core/app.ts'
-import { challenge, errorResponse } from '../core/errors.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import { madeUpStatus, sleep } from '../faults/answers.ts'
+import { maxDelayMs } from '../faults/rule.ts'
 
 /** A delay in milliseconds: fixed when `min === max`, otherwise uniform in `[min, max]`. */
 export interface DelayRange {
@@ -18,7 +19,7 @@ export interface SimulationOptions {
 }
 
 /** The default and upper bound of {@link SimulationOptions.maxDelay}. */
-export const defaultMaxDelay = 30_000
+export const defaultMaxDelay = maxDelayMs
 
 /**
  * Parses a delay as the CLI takes it: `250` (fixed) or `100-500` (a range),
@@ -61,8 +62,6 @@ export function parsePrefer(header: string): Record<string, string> {
   return preferences
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
 /**
  * Wraps a handler with the sandbox's simulation, Prism's convention:
  * `Prefer: delay=<ms>` delays the answer, `Prefer: code=<status>` (400 to
@@ -92,7 +91,7 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
     if (simulated === undefined) {
       response = await handle(request)
     } else {
-      response = simulatedError(simulated)
+      response = madeUpStatus(simulated, `Simulated status ${simulated}, as asked by "Prefer: code=${simulated}".`)
       options.onSimulated?.(request, response)
     }
     if (applied.length === 0) return response
@@ -108,11 +107,4 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
 
 function pick({ min, max }: DelayRange, cap: number): number {
   return Math.min(cap, min === max ? min : min + Math.floor(Math.random() * (max - min + 1)))
-}
-
-function simulatedError(status: number): CoreResponse {
-  const headers: Record<string, string> = {}
-  if (status === 401) headers['www-authenticate'] = challenge()
-  if (status === 403) headers['www-authenticate'] = challenge('insufficient_scope')
-  return errorResponse(status, `Simulated status ${status}, as asked by "Prefer: code=${status}".`, headers)
 }

@@ -42,6 +42,37 @@ describe('the example app on MSW in Chromium', () => {
     expect(await app.plants()).toEqual(await seededPlants('acme'))
     expect(await app.error()).toBeNull()
     expect(await app.controller()).toBe(`${site.origin}/mockServiceWorker.js`)
+    await saveScreenshot(app.page, 'example-app-msw-list') // taken with the list on screen, as just checked
+  })
+
+  test('says "Starting the mock…", and shows no form, until the worker is ready; then the list', async () => {
+    const page = await context.newPage()
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // Hold back the chunk that starts the worker, to look at the page in the meantime.
+    await page.route(/\/assets\/mocks-[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(`${site.origin}/?token=${fixtureTokens.acme.write}`, { waitUntil: 'domcontentloaded' })
+    const shownControls = () =>
+      page.$$eval('form, input, button', (all) => all.filter((e) => e.checkVisibility()).length)
+
+    expect(await page.textContent('#starting')).toBe('Starting the mock…')
+    expect(await page.isVisible('#starting')).toBe(true)
+    expect(await shownControls()).toBe(0)
+    expect(await page.getAttribute('main', 'aria-busy')).toBe('true')
+
+    release()
+    await page.waitForFunction(() => document.querySelector('main')?.dataset.revision === '1')
+
+    expect(await page.isHidden('#starting')).toBe(true)
+    expect(await shownControls()).toBeGreaterThan(0)
+    expect(await page.$$eval('#plants li', (items) => items.filter((item) => item.checkVisibility()).length)).toBe(
+      (await seededPlants('acme')).length,
+    )
   })
 
   test('shows a created plant at the end of the list, and the page’s store holds it', async () => {

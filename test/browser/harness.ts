@@ -1,24 +1,22 @@
 /**
  * What the browser tests share: the example app built once with Vite and
- * served on a loopback port, Debian's Chromium driven by playwright-core, and
- * a page object that drives the app the way a person does.
+ * served on a loopback port, the Chromium the global setup found (the
+ * system's, or the one shipped in `@sparticuz/chromium`) driven by
+ * playwright-core, and a page object that drives the app the way a person does.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build, type PreviewServer, preview } from 'vite'
+import { inject } from 'vitest'
 import { createCore, createPlantStore } from '../../src/index.ts'
+import { startChromium } from './chromium.ts'
+import { artifactsDir } from './global-setup.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const configFile = join(projectRoot, 'example/vite.config.ts')
-
-/** Where screenshots go: `test-results/` is ignored by git and kept by CI as an artifact. */
-export const artifactsDir = join(projectRoot, 'test-results/browser')
-
-/** The Chromium the machine has (Debian's `chromium` package); nothing is downloaded. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export interface ExampleSite {
   /** The site's origin, e.g. `http://127.0.0.1:43117`. */
@@ -47,26 +45,9 @@ export async function serveExample(): Promise<ExampleSite> {
   }
 }
 
-/**
- * Launches Chromium headless with a fresh profile. playwright-core itself
- * creates the profile with `mkdtemp` and passes it as `--user-data-dir`
- * (it refuses that flag in `args`), and deletes it on close.
- */
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    chromiumSandbox: false, // --no-sandbox
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+/** Launches the Chromium the global setup chose, headless, with a fresh profile. */
+export function launchChromium(): Promise<Browser> {
+  return startChromium(inject('chromium'))
 }
 
 /** Saves a full-page screenshot under `test-results/browser/`. */
@@ -134,13 +115,15 @@ export class ExampleApp {
     await this.settle(() => this.page.reload())
   }
 
-  /** The plants the list shows, in order. */
+  /** The plants the list shows on screen (items that are rendered and not hidden), in order. */
   plants(): Promise<ShownPlant[]> {
     return this.page.$$eval('#plants li', (items) =>
-      items.map((item) => {
-        const { name = '', tag } = (item as HTMLElement).dataset
-        return tag === undefined ? { name } : { name, tag }
-      }),
+      items
+        .filter((item) => item.checkVisibility())
+        .map((item) => {
+          const { name = '', tag } = (item as HTMLElement).dataset
+          return tag === undefined ? { name } : { name, tag }
+        }),
     )
   }
 

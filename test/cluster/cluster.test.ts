@@ -253,6 +253,17 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     expect((await call('GET', '/plants', fresh.tokens.read)).status).toBe(200)
   })
 
+  test('a tenant deleted through nginx is gone from every replica: Redis keeps its tombstone', async () => {
+    const tenant = tenants.at(-1)
+    if (!tenant) throw new Error('no tenants')
+    expect((await call('DELETE', `/__sandbox/tenants/${tenant.id}`, tenant.write)).status).toBe(204)
+    expect((await call('GET', '/plants', tenant.read)).status).toBe(401)
+    for (const url of cluster.replicaUrls) {
+      const direct = await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${tenant.read}` } })
+      expect(direct.status).toBe(401)
+    }
+  })
+
   test('passes the conformance rules through nginx', async () => {
     const report = await runConformance({
       baseUrl: cluster.url,

@@ -9,10 +9,10 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
-  resolve: { conditions: ['source'] },
+  resolve: { conditions: ['plant-store-mock:source'] },
   // Vitest externalises the package's self-reference (`plant-store-mock/...`) and lets Node load it:
-  // without the `source` condition there too, Node would pick `dist/` (stale, or absent on a fresh clone).
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  // without that condition there too, Node would pick `dist/` (stale, or absent on a fresh clone).
+  ssr: { resolve: { conditions: ['plant-store-mock:source'], externalConditions: ['plant-store-mock:source'] } },
   test: {
     include: ['test/contracts/**/*.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },

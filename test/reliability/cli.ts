@@ -11,6 +11,8 @@ export interface RunningCli {
   output(): string
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
+  /** SIGKILLs the process group the command leads (started with `detached`): whatever it left behind. */
+  killGroup(): void
 }
 
 /**
@@ -20,10 +22,28 @@ export interface RunningCli {
  * const cli = await startCli(['--state-file', path])
  */
 export function startCli(args: readonly string[], env: Record<string, string> = {}): Promise<RunningCli> {
-  const child = spawn(process.execPath, ['src/cli.ts', '--host', '127.0.0.1', '--port', '0', ...args], {
+  return startCommand(process.execPath, ['src/cli.ts', '--host', '127.0.0.1', '--port', '0', ...args], env)
+}
+
+/**
+ * Spawns any command that starts the sandbox, in the project folder, and
+ * waits for its "listening on" line. With `detached`, the command leads a
+ * process group of its own, which {@link RunningCli.killGroup} ends.
+ *
+ * @example
+ * const sandbox = await startCommand('npm', ['start', '--', '--port', '0'], {}, { detached: true })
+ */
+export function startCommand(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  options: { detached?: boolean } = {},
+): Promise<RunningCli> {
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   })
   let output = ''
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
@@ -31,6 +51,11 @@ export function startCli(args: readonly string[], env: Record<string, string> = 
     if (child.exitCode === null) child.kill(signal)
     const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000)
     return exited.finally(() => clearTimeout(deadline))
+  }
+  const killGroup = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+    } catch {} // the group is gone already
   }
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -42,7 +67,7 @@ export function startCli(args: readonly string[], env: Record<string, string> = 
       const match = /listening on (http:\/\/\S+)/.exec(output)
       if (match?.[1]) {
         clearTimeout(timer)
-        resolve({ child, url: match[1], output: () => output, stop })
+        resolve({ child, url: match[1], output: () => output, stop, killGroup })
       }
     }
     child.stdout.on('data', onData)

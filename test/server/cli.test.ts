@@ -323,6 +323,18 @@ describe('flags', () => {
     sandbox.child.kill('SIGTERM')
     expect(await sandbox.exit).toBe(0)
   })
+
+  test('serves the exact plants of the example fixtures file', async () => {
+    const sandbox = await start(['--fixtures', join(root, 'fixtures/example-tenants.json')])
+    const answer = await fetch(`${sandbox.base}/plants`, { headers: bearer('psm_corner_shop_read') }).then(read)
+    expect(JSON.parse(answer.text)).toEqual([
+      { name: 'Monstera Deliciosa', tag: 'tropical' },
+      { name: 'Aloe Vera', tag: 'succulent' },
+      { name: 'Boston Fern' },
+    ])
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+  })
 })
 
 describe('--state-file', () => {

@@ -104,6 +104,34 @@ describe('replicas sharing a cluster secret', () => {
     expect(sandbox.store.provisionedTenants()).toHaveLength(2)
   })
 
+  test('refuse exact plants and a time-to-live, which a signed token cannot carry, with a 400', async () => {
+    const sandbox = await replica()
+    for (const recipe of [{ plants: [{ id: 1, name: 'Fern' }] }, { plants: 2, ttlSeconds: 60 }]) {
+      const response = await fetch(`${sandbox.url}/__sandbox/tenants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(recipe),
+      })
+      const answer = await read(response)
+      expectErrorBody(answer, 400)
+      expect(answer.text).toContain('cluster')
+    }
+  })
+
+  test('no longer make a tenant deleted through it from its signed tokens', async () => {
+    const sandbox = await replica()
+    const { tenant, tokens } = await provision(sandbox, { plants: 1, seed: 5 })
+    expect((await fetch(`${sandbox.url}/plants`, { headers: bearer(tokens.read) })).status).toBe(200)
+    const deleted = await fetch(`${sandbox.url}/__sandbox/tenants/${tenant}`, {
+      method: 'DELETE',
+      headers: bearer(tokens.write),
+    })
+    expect(deleted.status).toBe(204)
+    for (const token of [tokens.read, tokens.write]) {
+      expectErrorBody(await read(await fetch(`${sandbox.url}/plants`, { headers: bearer(token) })), 401)
+    }
+  })
+
   test('refuse a signed token changed by one character, or signed with another secret', async () => {
     const [first, stranger] = [await replica(), await replica('another secret, not shared')]
     const { tokens } = await provision(first, { plants: 1, seed: 1 })

@@ -1,0 +1,103 @@
+import { z } from 'zod'
+import { invalidField } from './errors.ts'
+import { pathPatternSchema } from './path-pattern.ts'
+
+/** The longest delay a rule (or `Prefer: delay`) may ask for, in ms. */
+export const maxDelayMs = 30_000
+
+/** Most times a rule may be asked to fire; most milliseconds it may stay active. */
+export const ruleLimits = { times: 10_000, windowMs: 86_400_000, messageLength: 500 } as const
+
+/** What a rule can do instead of a normal answer: fail the transport, or answer JSON that cannot be parsed. */
+export const faultKinds = ['reset', 'empty', 'truncated', 'malformed'] as const
+
+const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+const methodMessage = `must be one of ${methods.join(', ')}`
+
+/**
+ * An HTTP method to match requests by, in any case; answered in upper case.
+ *
+ * @example
+ * methodSchema.parse('delete') // 'DELETE'
+ */
+export const methodSchema = z
+  .string({ error: methodMessage })
+  .transform((method) => method.toUpperCase())
+  .pipe(z.enum(methods, { error: methodMessage }))
+
+const integerFrom = (min: number, max: number) => {
+  const error = `must be an integer from ${min} to ${max}`
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error })
+}
+
+/**
+ * A fault rule as a test writes it (the `POST /__sandbox/faults` body, and
+ * `faults.add(tenant, rule)` over msw). It matches the caller tenant's
+ * requests by `method` and `path` (both optional: any), and answers instead:
+ * a `status` (400–599) with the contract's Error body, a transport `fault`,
+ * or after `delayMs` the real answer (a delay may also precede a status or a
+ * fault). It fires for the next `times` matching requests and/or for
+ * `windowMs` from its creation; without either, until it is deleted.
+ *
+ * @example
+ * faultRuleSchema.parse({ method: 'post', path: '/plants', status: 503, times: 1 })
+ * // { method: 'POST', path: '/plants', status: 503, times: 1 }
+ */
+export const faultRuleSchema = z
+  .strictObject({
+    method: methodSchema.optional(),
+    path: pathPatternSchema.optional(),
+    status: integerFrom(400, 599).optional(),
+    message: z
+      .string({ error: `must be a string of 1 to ${ruleLimits.messageLength} characters` })
+      .min(1, { error: `must be a string of 1 to ${ruleLimits.messageLength} characters` })
+      .max(ruleLimits.messageLength, { error: `must be a string of 1 to ${ruleLimits.messageLength} characters` })
+      .optional(),
+    fault: z.enum(faultKinds, { error: `must be one of ${faultKinds.join(', ')}` }).optional(),
+    delayMs: integerFrom(1, maxDelayMs).optional(),
+    times: integerFrom(1, ruleLimits.times).optional(),
+    windowMs: integerFrom(1, ruleLimits.windowMs).optional(),
+  })
+  .superRefine((rule, context) => {
+    if (rule.status === undefined && rule.fault === undefined && rule.delayMs === undefined) {
+      context.addIssue({ code: 'custom', message: 'A fault rule needs status, fault or delayMs' })
+    } else if (rule.status !== undefined && rule.fault !== undefined) {
+      context.addIssue({ code: 'custom', path: ['fault'], message: 'cannot be given together with status' })
+    } else if (rule.message !== undefined && rule.status === undefined) {
+      context.addIssue({ code: 'custom', path: ['message'], message: 'is only for a status answer' })
+    }
+  })
+
+/** A fault rule as written: see {@link faultRuleSchema}. */
+export type FaultRuleInput = z.input<typeof faultRuleSchema>
+
+/** A valid fault rule, method in upper case. */
+export type FaultRuleSpec = z.output<typeof faultRuleSchema>
+
+/** A fault rule as it is listed: what was written, its id, and how it has fired. */
+export type FaultRule = FaultRuleSpec & {
+  readonly id: string
+  /** ISO 8601 instant it was added. */
+  readonly createdAt: string
+  /** How many requests it answered so far. */
+  readonly fired: number
+  /** How many more times it fires (with `times`). */
+  readonly remaining?: number
+  /** ISO 8601 instant it stops firing (with `windowMs`). */
+  readonly expiresAt?: string
+  /** Whether it still fires: neither spent nor expired. */
+  readonly active: boolean
+}
+
+/**
+ * Validates a fault rule: the rule, or an `invalid_request` (400) naming the field.
+ *
+ * @example
+ * parseFaultRule({ path: '/plants/{id}', fault: 'reset' })
+ * parseFaultRule({ times: 0 }) // throws: times must be an integer from 1 to 10000.
+ */
+export function parseFaultRule(value: unknown): FaultRuleSpec {
+  const result = faultRuleSchema.safeParse(value)
+  if (!result.success) throw invalidField(result.error)
+  return result.data
+}

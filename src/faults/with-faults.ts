@@ -1,0 +1,87 @@
+import { matchRoute, type Outcome, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import { authenticate } from '../core/auth.ts'
+import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import type { PlantStore, Principal } from '../core/store.ts'
+import { faultAnswer, sleep } from './answers.ts'
+import type { FaultRules } from './fault-rules.ts'
+
+export interface WithFaultsOptions {
+  /** The store whose tokens say which tenant is calling. */
+  store: PlantStore
+  faults: FaultRules
+  /** Receives the {@link Outcome} of every answer a rule made (the core reports the others). */
+  onOutcome?: OutcomeListener
+}
+
+/**
+ * The tenant of a request's token, when it has a valid one; `undefined`
+ * otherwise, or while the store is loading.
+ *
+ * @example
+ * callerOf(store, request)?.tenantId // 'acme'
+ */
+export function callerOf(store: PlantStore, request: CoreRequest): Principal | undefined {
+  if (!store.settled) return undefined
+  try {
+    return authenticate(store, request.header('authorization'))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The {@link Outcome} of an answer made without running the operation (by a
+ * fault rule, or `Prefer: code`), so that the journal, the webhook and the
+ * inspector see it like any other: the operation the request routes to, the
+ * caller, the answer; no body read, no plant.
+ *
+ * @example
+ * onOutcome(madeUpOutcome(request, response, callerOf(store, request)))
+ */
+export function madeUpOutcome(request: CoreRequest, response: CoreResponse, principal: Principal | undefined): Outcome {
+  return {
+    operation: matchRoute(request.path)?.route.methods.get(request.method),
+    request,
+    requestBody: undefined,
+    principal,
+    response,
+    plant: undefined,
+  }
+}
+
+/**
+ * Puts a tenant's fault rules in front of a handler: a request whose token
+ * resolves to a tenant with a matching rule in force gets the rule's answer
+ * (or, for a delay, the real answer late); every other request goes straight
+ * through. The rule's answer never reaches the store, so it changes no data.
+ * With no rule anywhere the wrapper costs one property read.
+ *
+ * @example
+ * const faults = new FaultRules()
+ * const handle = withFaults(createCore(store, { onOutcome }), { store, faults, onOutcome })
+ * faults.add('acme', { path: '/plants/{id}', fault: 'reset', times: 1 })
+ */
+export function withFaults(handle: PlantStoreHandler, options: WithFaultsOptions): PlantStoreHandler {
+  const { store, faults, onOutcome } = options
+  const answer = (request: CoreRequest): ReturnType<PlantStoreHandler> => {
+    const principal = callerOf(store, request)
+    const rule = principal && faults.fire(principal.tenantId, request.method, request.path)
+    if (!rule) return handle(request)
+    const respond = () => {
+      const response = faultAnswer(rule)
+      if (!response) return handle(request)
+      onOutcome?.(madeUpOutcome(request, response, principal))
+      return response
+    }
+    return rule.delayMs === undefined ? respond() : sleep(rule.delayMs).then(respond)
+  }
+  return (request) => {
+    if (faults.empty) return handle(request)
+    return store.settled
+      ? answer(request)
+      : store.ready.then(
+          () => answer(request),
+          () => handle(request),
+        )
+  }
+}

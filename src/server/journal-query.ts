@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import { invalidRequest } from '../core/errors.ts'
+import { invalidField } from '../faults/errors.ts'
+import { pathPatternSchema } from '../faults/path-pattern.ts'
+import { methodSchema } from '../faults/rule.ts'
+import type { JournalFilter } from './journal.ts'
+
+/** Bounds of a journal query: the most entries one answer holds, the longest query string. */
+export const journalQueryLimits = { maxLimit: 1000, maxQueryLength: 2048 } as const
+
+const statusMessage = 'must be a status such as 503, a class such as 5xx, or 0 (a transport fault)'
+const limitMessage = `must be an integer from 1 to ${journalQueryLimits.maxLimit}, written in decimal digits`
+const instantMessage = 'must be an ISO 8601 instant such as 2026-01-01T12:00:00Z'
+
+const instant = z.iso.datetime({ offset: true, error: instantMessage }).transform((text) => Date.parse(text))
+
+const journalQuerySchema = z.strictObject({
+  method: methodSchema.optional(),
+  path: pathPatternSchema.optional(),
+  status: z
+    .string()
+    .regex(/^(?:0|[1-5]\d\d|[1-5]xx)$/, { error: statusMessage })
+    .transform(
+      (text): NonNullable<JournalFilter['status']> =>
+        text.endsWith('xx') ? { class: Number(text[0]) } : { exact: Number(text) },
+    )
+    .optional(),
+  since: instant.optional(),
+  until: instant.optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: limitMessage })
+    .transform(Number)
+    .pipe(z.number().min(1, { error: limitMessage }).max(journalQueryLimits.maxLimit, { error: limitMessage }))
+    .optional(),
+})
+
+/**
+ * Parses the query string of `GET /__sandbox/requests`: `method`, `path` (a
+ * literal path or a contract template), `status` (`503`, `5xx`, or `0` for a
+ * transport fault), `since` and `until` (ISO 8601 instants; since inclusive,
+ * until exclusive) and `limit`. Each at most once; an unknown or invalid one
+ * is an `invalid_request` (400) naming it.
+ *
+ * @example
+ * parseJournalQuery('method=DELETE&path=/plants/{id}') // { method: 'DELETE', path: '/plants/{id}' }
+ */
+export function parseJournalQuery(query: string): JournalFilter {
+  if (query.length > journalQueryLimits.maxQueryLength) {
+    throw invalidRequest(`The query string is longer than ${journalQueryLimits.maxQueryLength} characters.`)
+  }
+  const params: Record<string, string> = {}
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (!Object.hasOwn(journalQuerySchema.shape, name)) {
+      throw invalidRequest(
+        `${name} is not a query parameter here; use ${Object.keys(journalQuerySchema.shape).join(', ')}.`,
+      )
+    }
+    if (Object.hasOwn(params, name)) throw invalidRequest(`${name} must be given at most once.`)
+    params[name] = value
+  }
+  const result = journalQuerySchema.safeParse(params)
+  if (!result.success) throw invalidField(result.error)
+  const { since, until } = result.data
+  if (since !== undefined && until !== undefined && until <= since) throw invalidRequest('until must be after since.')
+  return result.data
+}

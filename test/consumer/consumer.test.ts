@@ -1,0 +1,224 @@
+/**
+ * A team adopting plant-store-mock from scratch. The package is packed from a
+ * clean copy of this repository (so `prepack` builds it, and this worktree's
+ * `dist/` is left alone), installed into an empty project with the README's
+ * command, `npm i -D <tarball> msw`, and the README's examples that name a
+ * file are written there unmodified: they must type-check strictly under
+ * `nodenext` and pass when run as the README's CI steps say. A README change
+ * is what this test proves.
+ */
+import { execFile } from 'node:child_process'
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { basename, delimiter, dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { readmeCiSteps, readmeFiles } from './readme.ts'
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
+  engines: { node: string }
+  dependencies: Record<string, string>
+  devDependencies: Record<string, string>
+}
+
+/** What `npm pack --json` says about the tarball. */
+interface Packed {
+  filename: string
+  size: number
+  unpackedSize: number
+  files: { path: string }[]
+}
+
+interface Ran {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** What the shell of a developer who never ran this repository's npm scripts has: no npm_* or vitest variables. */
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name)),
+)
+
+/** Runs a program to its end on the Node that runs this test (first on PATH), never throwing. */
+function run(file: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  const path = [dirname(process.execPath), cleanEnv.PATH].join(delimiter)
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd,
+        env: { ...cleanEnv, PATH: path, PACT_DO_NOT_TRACK: 'true', SCARF_ANALYTICS: 'false', ...env },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 180_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+/** `npm install` that takes what it can from the npm cache. */
+const npmInstall = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
+
+let workDir: string
+let app: string
+let packed: Packed
+let oldNode: string
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'plant-store-consumer-'))
+
+  // A clone's files (no node_modules, build output or results), sharing this worktree's installed dependencies.
+  const source = join(workDir, 'source')
+  const skipped = new Set(['node_modules', 'dist', 'test-results', 'coverage', '.git', '.state'])
+  await cp(projectRoot, source, {
+    recursive: true,
+    filter: (path) => !skipped.has(relative(projectRoot, path).split('/')[0] ?? ''),
+  })
+  await symlink(join(projectRoot, 'node_modules'), join(source, 'node_modules'), 'dir')
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', workDir], source)
+  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`)
+  packed = (JSON.parse(pack.stdout) as Packed[])[0]!
+
+  app = join(workDir, 'my-web-app')
+  await mkdir(app)
+  const projectManifest = { name: 'my-web-app', private: true, type: 'module', scripts: { test: 'vitest run' } }
+  await writeFile(join(app, 'package.json'), `${JSON.stringify(projectManifest, null, 2)}\n`)
+
+  // The README's install command, timed alone.
+  const started = performance.now()
+  const installed = await run('npm', [...npmInstall, '-D', join(workDir, packed.filename), 'msw'], app)
+  const installSeconds = (performance.now() - started) / 1000
+  if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`)
+
+  // Then the project's own test tooling, at the versions this repository uses (so mostly from the npm cache),
+  // and beside it a Node older than `engines`, from the npm registry (the `node` package), in a folder of its own.
+  const tooling = ['vitest', 'typescript', '@types/node', '@pact-foundation/pact', '@pactflow/swagger-mock-validator']
+  const versions = tooling.map((name) => `${name}@${manifest.devDependencies[name]}`)
+  const old = join(workDir, 'old-node')
+  await mkdir(old)
+  // Its preinstall script links the platform's binary, as this repository's own `node` devDependency does.
+  await writeFile(join(old, 'package.json'), JSON.stringify({ private: true, allowScripts: { node: true } }))
+  const [toolingInstalled, oldInstalled] = await Promise.all([
+    run('npm', [...npmInstall, '-D', ...versions, `express@${manifest.dependencies.express}`], app),
+    run('npm', [...npmInstall, 'node@20'], old),
+  ])
+  if (toolingInstalled.code !== 0) throw new Error(`npm install of the tooling failed:\n${toolingInstalled.stderr}`)
+  if (oldInstalled.code !== 0) throw new Error(`npm install node@20 failed:\n${oldInstalled.stderr}`)
+  oldNode = join(old, 'node_modules', '.bin', 'node')
+
+  for (const file of readmeFiles()) {
+    await mkdir(dirname(join(app, file.path)), { recursive: true })
+    await writeFile(join(app, file.path), file.text)
+  }
+
+  const figures = {
+    tarball: packed.filename,
+    packageBytes: packed.size,
+    unpackedBytes: packed.unpackedSize,
+    files: packed.files.length,
+    installCommand: `npm i -D ${packed.filename} msw`,
+    installSeconds: Number(installSeconds.toFixed(1)),
+  }
+  await mkdir(join(projectRoot, 'test-results'), { recursive: true })
+  await writeFile(join(projectRoot, 'test-results', 'consumer.json'), `${JSON.stringify(figures, null, 2)}\n`)
+  process.stdout.write(
+    `[consumer test] ${figures.tarball}: ${(figures.packageBytes / 1000).toFixed(1)} kB packed, ` +
+      `${(figures.unpackedBytes / 1e6).toFixed(2)} MB unpacked, ${figures.files} files; ` +
+      `\`${figures.installCommand}\` into an empty project: ${figures.installSeconds} s\n`,
+  )
+}, 300_000)
+
+afterAll(async () => {
+  if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
+})
+
+describe('the packed package', () => {
+  test('ships the built code, the bin bundle, the contract, the inspector page, README and LICENSE, and no sources', () => {
+    const paths = packed.files.map((file) => file.path)
+    const built = /^(dist\/(src|fixtures|sandbox)\/|contracts\/openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$)/
+
+    expect(paths.filter((path) => !built.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'dist/sandbox/cli.js',
+        'dist/src/index.js',
+        'dist/src/node.d.ts',
+        'contracts/openapi.yaml',
+        'src/inspector/index.html',
+        'src/inspector/inspector.js',
+      ]),
+    )
+    expect(paths.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([])
+  })
+
+  test('installs beside the project’s own msw without a second copy of msw', async () => {
+    const listed = await run('npm', ['ls', 'msw', '--all', '--parseable'], app)
+
+    expect(listed.code).toBe(0)
+    expect(listed.stdout.trim().split('\n')).toEqual([join(await realpath(app), 'node_modules', 'msw')])
+  })
+
+  test('says which Node it needs, in one line with exit code 2, when run on an older Node', async () => {
+    const bin = await realpath(join(app, 'node_modules', '.bin', 'plant-store-mock'))
+    const oldVersion = (await run(oldNode, ['--version'], app)).stdout.trim().replace(/^v/, '')
+
+    const ran = await run(oldNode, [bin, '--help'], app)
+
+    expect(oldVersion).toMatch(/^20\./)
+    expect(ran).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `plant-store-mock needs Node ${manifest.engines.node} (this is ${oldVersion})\n`,
+    })
+  })
+})
+
+describe('the README’s examples in a fresh project', () => {
+  test('type-check with the README’s tsconfig: strict, module and moduleResolution nodenext', async () => {
+    const tsconfig = JSON.parse(await readFile(join(app, 'tsconfig.json'), 'utf8')) as {
+      compilerOptions: Record<string, unknown>
+    }
+    expect(tsconfig.compilerOptions).toMatchObject({ strict: true, module: 'nodenext', moduleResolution: 'nodenext' })
+
+    const checked = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', '.'], app)
+
+    expect(checked.stdout + checked.stderr).toBe('')
+    expect(checked.code).toBe(0)
+  })
+
+  test('do not type-check when the package brings its own copy of msw (the bug the peer dependency fixes)', async () => {
+    const nested = join(app, 'node_modules', 'plant-store-mock', 'node_modules', 'msw')
+    await cp(join(app, 'node_modules', 'msw'), nested, { recursive: true })
+    try {
+      const checked = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', '.'], app)
+
+      expect(checked.code).not.toBe(0)
+      expect(checked.stdout).toContain('test/plants.test.ts')
+      expect(checked.stdout).toMatch(/HttpHandler.*is not assignable/s)
+    } finally {
+      await rm(join(app, 'node_modules', 'plant-store-mock', 'node_modules'), { recursive: true, force: true })
+    }
+  })
+
+  // The README's CI steps, in order: `npm test` runs the Node tests, the typed client and both Pact tests
+  // (writing pacts/), then the sandbox verifies the pacts and the OpenAPI gate checks them.
+  for (const [index, step] of readmeCiSteps().entries()) {
+    test(`pass the README’s CI step ${index + 1}: ${step.run}`, async () => {
+      const ran = await run('sh', ['-c', step.run], app, step.env)
+
+      expect(ran.code, `${ran.stdout}\n${ran.stderr}`).toBe(0)
+      if (step.run === 'npm test') {
+        const testFiles = readmeFiles().filter((file) => file.path.endsWith('.test.ts'))
+        expect(testFiles.length).toBeGreaterThanOrEqual(4)
+        for (const file of testFiles) expect(ran.stdout).toContain(basename(file.path))
+        expect(ran.stdout).not.toMatch(/skipped|todo/i)
+      }
+    })
+  }
+})
