@@ -7,7 +7,7 @@
  * {@link claimsChannel}, so the replica that held the tenant drops its copy.
  */
 import { hostname } from 'node:os'
-import { createClient, type RedisClientType } from 'redis'
+import { createClient, type RedisClientType } from '@redis/client'
 import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import type { StoreChange, TenantSnapshot } from '../core/store.ts'

@@ -8,7 +8,7 @@
  * tenant in a list, any acknowledged write missing, fails.
  */
 
-import { createClient } from 'redis'
+import { createClient } from '@redis/client'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningCluster, startCluster } from '../../cluster/cluster.ts'
 import { generatePlants } from '../../fixtures/world.ts'

@@ -139,9 +139,10 @@ afterAll(async () => {
 })
 
 describe('the packed package', () => {
-  test('ships the built code, the bin bundle, the contract, the inspector page, README and LICENSE, and no sources', () => {
+  test('ships the built code, the bin bundle, the contract, the inspector page, the nginx template, README and LICENSE, and no sources', () => {
     const paths = packed.files.map((file) => file.path)
-    const built = /^(dist\/(src|fixtures|sandbox)\/|contracts\/openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$)/
+    const built =
+      /^(dist\/(src|fixtures|sandbox)\/|contracts\/openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
 
     expect(paths.filter((path) => !built.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
     expect(paths).toEqual(
