@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 
-// The package's self-reference resolves to the TypeScript sources (the exports map's `source` condition).
-const conditions = ['source', ...defaultServerConditions]
+// The package's self-reference resolves to the TypeScript sources (the package-scoped source condition).
+const conditions = ['plant-store-mock:source', ...defaultServerConditions]
 
 /**
  * The cluster suite (`npm run test:cluster`): 3 replicas of the bundled
@@ -13,7 +13,7 @@ const conditions = ['source', ...defaultServerConditions]
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions, externalConditions: ['plant-store-mock:source'] } },
   test: {
     include: ['test/cluster/**/*.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
