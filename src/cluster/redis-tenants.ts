@@ -80,10 +80,14 @@ for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 redis.call('HSET', KEYS[1], 'seq', (#ARGV - 1) / 2)
 return 'reset'`
 
-/** KEYS: tenant, plants. Leaves a tombstone: a deleted tenant is never materialised again. */
+/**
+ * KEYS: tenant, plants. ARGV: tenant id, replica. Leaves a tombstone (a deleted tenant is never materialised
+ * again) and announces it like a claim, so any other replica drops its copy.
+ */
 const deleteTenantScript = `
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('HSET', KEYS[1], 'deleted', '1')
+redis.call('PUBLISH', '${claimsChannel}', ARGV[1] .. ' ' .. ARGV[2])
 return 'deleted'`
 
 /** What a claim found: the tenant as Redis holds it, or that there is none (or it was deleted). */
@@ -204,7 +208,7 @@ export class RedisTenants {
    * of issue 12 (`DELETE /__sandbox/tenants/{id}`).
    */
   async deleteTenant(tenantId: string): Promise<void> {
-    await this.#run(deleteTenantScript, tenantId, [])
+    await this.#run(deleteTenantScript, tenantId, [tenantId, this.replica])
   }
 
   /** Closes both connections. */
