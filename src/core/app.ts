@@ -88,8 +88,8 @@ const operations: Record<OperationId, Operation> = {
       return noContent
     }
     // A durable store writes the delete through before it answers; an in-memory one answers at once.
-    if (store.durable) return store.deletePlantDurably(principal.tenantId, plantId).then(deleted)
-    return deleted(store.deletePlant(principal.tenantId, plantId))
+    const plant = store.deletePlant(principal.tenantId, plantId)
+    return plant instanceof Promise ? plant.then(deleted) : deleted(plant)
   },
 }
 

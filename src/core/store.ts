@@ -115,8 +115,9 @@ const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provis
 
 /**
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
- * token) and each tenant's plants in `@msw/data` collections of their own, so
- * what a request costs grows with the caller's tenant, not with the store.
+ * token) and each tenant's plants in a map of its own (queried with
+ * `@msw/data`), so what a request costs grows with the caller's tenant, not
+ * with the store.
  * Knows nothing of HTTP. Loads, resets and restores run one after another;
  * each builds the new state aside and swaps it in whole, so requests never
  * see a half-loaded store and a failed load changes nothing.
@@ -209,7 +210,7 @@ export class PlantStore {
   /** Adds a tenant with its users, tokens and seeded plants (for provider states and tests). */
   async addTenant(spec: TenantSpec): Promise<void> {
     await this.#settle()
-    this.#insert(await this.#tenant(tenantSpecSchema.parse(spec)), false)
+    this.#insert(this.#tenant(tenantSpecSchema.parse(spec)), false)
   }
 
   /** Removes a tenant with its users, tokens and plants: its tokens stop working at once. */
@@ -258,7 +259,7 @@ export class PlantStore {
     const expiry = expiresAt === undefined ? null : new Date(expiresAt).toISOString()
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: expiry })
     await this.#settle()
-    this.#insert(await this.#tenant(spec), true)
+    this.#insert(this.#tenant(spec), true)
     if (expiresAt !== undefined) this.#state.expiring.set(id, expiresAt)
     const { plants } = options
     return {
@@ -355,42 +356,34 @@ export class PlantStore {
    * Stores a validated plant in the tenant. Throws `conflict` when the id is
    * taken and `quota_exceeded` when the tenant is full; nothing changes then.
    */
-  async addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
-    return this.#persist
-      ? this.#serially(tenantId, () => this.#addPlant(tenantId, plant))
-      : this.#addPlant(tenantId, plant)
-  }
-
-  async #addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
-    const { quota, plants } = this.#get(tenantId)
-    if (plants.has(plant.id)) throw new PlantStoreError('conflict', `A plant with id ${plant.id} already exists.`)
-    if (plants.count() >= quota) {
-      throw new PlantStoreError(
-        'quota_exceeded',
-        `The tenant already holds its quota of ${quota} plants; delete some before adding more.`,
-      )
-    }
-    // Only awaited when there is a hook: without one the checks and the write stay in one turn, as before.
-    if (this.#persist) await this.#persist({ kind: 'create', tenantId, plant })
-    return plants.add(plant)
-  }
-
-  /** Deletes the plant with this id from the tenant; answers it, or `undefined` when the tenant has none. */
-  deletePlant(tenantId: string, id: number): StoredPlant | undefined {
-    return this.#get(tenantId).plants.delete(id)
-  }
-
-  /** Whether writes go through {@link PlantStoreOptions.persist} (and so must use {@link deletePlantDurably}). */
-  get durable(): boolean {
-    return this.#persist !== undefined
-  }
-
-  /** {@link deletePlant}, written through {@link PlantStoreOptions.persist} first when the tenant has the plant. */
-  deletePlantDurably(tenantId: string, id: number): Promise<StoredPlant | undefined> {
+  addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
     return this.#serially(tenantId, async () => {
-      if (!this.#get(tenantId).plants.has(id)) return undefined
+      const { quota, plants } = this.#get(tenantId)
+      if (plants.has(plant.id)) throw new PlantStoreError('conflict', `A plant with id ${plant.id} already exists.`)
+      if (plants.count() >= quota) {
+        throw new PlantStoreError(
+          'quota_exceeded',
+          `The tenant already holds its quota of ${quota} plants; delete some before adding more.`,
+        )
+      }
+      // Only awaited when there is a hook: without one the checks and the write stay in one turn.
+      if (this.#persist) await this.#persist({ kind: 'create', tenantId, plant })
+      return plants.add(plant)
+    })
+  }
+
+  /**
+   * Deletes the plant with this id from the tenant; answers it, or
+   * `undefined` when the tenant has none. At once in memory; a promise when
+   * the delete is written through {@link PlantStoreOptions.persist} first.
+   */
+  deletePlant(tenantId: string, id: number): StoredPlant | undefined | Promise<StoredPlant | undefined> {
+    if (!this.#persist) return this.#get(tenantId).plants.delete(id)
+    return this.#serially(tenantId, async () => {
+      const { plants } = this.#get(tenantId)
+      if (!plants.has(id)) return undefined
       await this.#persist?.({ kind: 'delete', tenantId, id })
-      return this.deletePlant(tenantId, id)
+      return plants.delete(id)
     })
   }
 
@@ -417,14 +410,18 @@ export class PlantStore {
    * `plants`, or else its seeded plants; `provisioned` ones can be evicted.
    */
   async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
-    const tenant = await this.#tenant(tenantSpecSchema.parse(spec), options.plants)
+    const tenant = this.#tenant(tenantSpecSchema.parse(spec), options.plants)
     await this.#settle()
     this.removeTenant(tenant.id)
     this.#insert(tenant, options.provisioned)
   }
 
-  /** Runs a tenant's persisted writes one after another, so each validates against the one before. */
+  /**
+   * Runs a tenant's persisted writes one after another, so each validates
+   * against the one before; without a persist hook, at once.
+   */
   #serially<T>(tenantId: string, task: () => Promise<T>): Promise<T> {
+    if (!this.#persist) return task()
     const run = (this.#writes.get(tenantId) ?? Promise.resolve()).catch(() => undefined).then(task)
     this.#writes.set(tenantId, run)
     const forget = () => {
@@ -435,16 +432,14 @@ export class PlantStore {
   }
 
   /** Puts one tenant's plants back to its seeded state. */
-  async resetTenant(tenantId: string): Promise<void> {
-    return this.#persist ? this.#serially(tenantId, () => this.#resetTenant(tenantId)) : this.#resetTenant(tenantId)
-  }
-
-  async #resetTenant(tenantId: string): Promise<void> {
-    const tenant = this.#get(tenantId)
-    const reseeded = await this.#tenant({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants })
-    if (this.#persist) await this.#persist({ kind: 'reset', tenantId, plants: reseeded.plants.list() })
-    // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
-    if (this.#state.tenants.get(tenantId) === tenant) this.#state.tenants.set(tenantId, reseeded)
+  resetTenant(tenantId: string): Promise<void> {
+    return this.#serially(tenantId, async () => {
+      const tenant = this.#get(tenantId)
+      const reseeded = this.#tenant({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants })
+      if (this.#persist) await this.#persist({ kind: 'reset', tenantId, plants: reseeded.plants.list() })
+      // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
+      if (this.#state.tenants.get(tenantId) === tenant) this.#state.tenants.set(tenantId, reseeded)
+    })
   }
 
   /** The whole store as JSON-ready data, tenants in creation order. */
@@ -478,7 +473,7 @@ export class PlantStore {
     this.#state = emptyState()
     try {
       for (const { spec, plants, provisioned = false } of tenants) {
-        this.#insert(await this.#tenant(spec, plants), provisioned)
+        this.#insert(this.#tenant(spec, plants), provisioned)
       }
       this.#failure = undefined
     } catch (error) {
@@ -488,7 +483,7 @@ export class PlantStore {
   }
 
   /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
-  async #tenant(spec: TenantSpec, plants?: readonly StoredPlant[]): Promise<Tenant> {
+  #tenant(spec: TenantSpec, plants?: readonly StoredPlant[]): Tenant {
     const { id, name, seed, plants: seedPlants, quota = this.defaultQuota, users } = tenantSpecSchema.parse(spec)
     const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
     const initial = typeof seedPlants === 'number' ? this.#generatePlants(seed, seedPlants) : seedPlants
