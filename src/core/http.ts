@@ -15,6 +15,8 @@ export interface CoreRequest {
   readonly path: string
   /** The raw query string without the leading `?` (empty when absent). */
   readonly query: string
+  /** The id the transport gave this request (e.g. the sandbox's request log), if any. */
+  readonly id?: string
   /** Reads a request header by its lower-case name; `null` when absent. */
   header(name: string): string | null
   /**

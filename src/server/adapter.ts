@@ -14,10 +14,13 @@ import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.t
  * const core = toCoreRequest(req) // inside an Express middleware
  * core.path // '/plants/42'
  */
-export function toCoreRequest(req: IncomingMessage): CoreRequest {
+export function toCoreRequest(req: IncomingMessage, res?: ServerResponse): CoreRequest {
   const url = req.url ?? '/'
   const queryStart = url.indexOf('?')
+  // The request log, when there is one, has given the request its id already.
+  const id = res?.getHeader('x-request-id')
   return {
+    ...(typeof id === 'string' ? { id } : {}),
     method: req.method ?? 'GET',
     path: queryStart === -1 ? url : url.slice(0, queryStart),
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
@@ -142,7 +145,7 @@ export function toMiddleware(handle: PlantStoreHandler) {
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
     let answer: ReturnType<PlantStoreHandler>
     try {
-      answer = handle(toCoreRequest(req))
+      answer = handle(toCoreRequest(req, res))
     } catch (error) {
       next(error)
       return
@@ -168,7 +171,7 @@ export function toListener(handle: PlantStoreHandler): (req: IncomingMessage, re
   return (req, res) => {
     let answer: ReturnType<PlantStoreHandler>
     try {
-      answer = handle(toCoreRequest(req))
+      answer = handle(toCoreRequest(req, res))
     } catch (error) {
       fail(req, res, error)
       return

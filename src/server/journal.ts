@@ -157,7 +157,10 @@ export class RequestJournal {
     }
     const presentedId = request.header('x-request-id')
     const entry: JournalEntry = {
-      id: presentedId !== null && requestIdSyntax.test(presentedId) ? presentedId : `r-${++this.#sequence}`,
+      // One id per request: the transport's (the sandbox's request log), else the client's, else one of ours.
+      id:
+        request.id ??
+        (presentedId !== null && requestIdSyntax.test(presentedId) ? presentedId : `r-${++this.#sequence}`),
       at: now(),
       operation: operation ?? null,
       request: {

@@ -90,6 +90,18 @@ for (const corsOrigins of ['*', ['http://app.example']] as const) {
       expect(fastLog.lines.length).toBe(requests.length)
       expect(fastLog.lines.map(comparable)).toEqual(expressLog.lines.map(comparable))
     })
+
+    test('journals each request under the id the request log gave it, on both paths', async () => {
+      for (const base of [fast.url, viaExpress.base]) {
+        const answer = await fetch(`${base}/plants?limit=1`, { headers: bearer(acme.read) })
+        const id = answer.headers.get('x-request-id')
+        expect(id).toMatch(/^[\w-]+$/)
+        const journal = (await (
+          await fetch(`${base}/__sandbox/requests?path=/plants`, { headers: bearer(acme.read) })
+        ).json()) as { requests: Array<{ id: string }> }
+        expect(journal.requests.map((entry) => entry.id)).toContain(id)
+      }
+    })
   })
 }
 
