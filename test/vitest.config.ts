@@ -1,15 +1,10 @@
 import { fileURLToPath } from 'node:url'
-import { defaultServerConditions } from 'vite'
 import { configDefaults, defineConfig } from 'vitest/config'
-
-// Resolve `plant-store-mock/*` to the TypeScript sources (the exports map's `plant-store-mock:source` condition),
-// both for code Vite transforms and for modules Node loads itself, so tests never run against a stale `dist/`.
-const conditions = ['plant-store-mock:source', ...defaultServerConditions]
+import { sourceResolution } from './source-resolution.ts'
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['plant-store-mock:source'] } },
+  ...sourceResolution,
   test: {
     env: { PACT_DO_NOT_TRACK: 'true' },
     testTimeout: 20_000,

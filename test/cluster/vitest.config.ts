@@ -1,9 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
-
-// The package's self-reference resolves to the TypeScript sources (the package-scoped source condition).
-const conditions = ['plant-store-mock:source', ...defaultServerConditions]
+import { sourceResolution } from '../source-resolution.ts'
 
 /**
  * The cluster suite (`npm run test:cluster`): 3 replicas of the bundled
@@ -12,8 +9,7 @@ const conditions = ['plant-store-mock:source', ...defaultServerConditions]
  */
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['plant-store-mock:source'] } },
+  ...sourceResolution,
   test: {
     include: ['test/cluster/**/*.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { sourceResolution } from '../source-resolution.ts'
 
 /**
  * The contract suite (`npm run contracts`): consumer tests write the pacts,
@@ -9,10 +10,7 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
-  resolve: { conditions: ['plant-store-mock:source'] },
-  // Vitest externalises the package's self-reference (`plant-store-mock/...`) and lets Node load it:
-  // without that condition there too, Node would pick `dist/` (stale, or absent on a fresh clone).
-  ssr: { resolve: { conditions: ['plant-store-mock:source'], externalConditions: ['plant-store-mock:source'] } },
+  ...sourceResolution,
   test: {
     include: ['test/contracts/**/*.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
