@@ -11,6 +11,7 @@ import { createClient, type RedisClientType } from '@redis/client'
 import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import type { StoreChange, TenantSnapshot } from '../core/store.ts'
+import type { SavedFaultRule } from '../faults/fault-rules.ts'
 
 /**
  * The Pub/Sub channel on which claims are announced: `<tenant> <replica>`.
@@ -49,50 +50,71 @@ export class TenantMovedError extends Error {
 }
 
 const fence = `if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return redis.error_reply('MOVED') end`
+/** A tenant with a time-to-live: both keys expire with it (a hash created anew has no expiry of its own). */
+const expire = `local expires = redis.call('HGET', KEYS[1], 'expires')
+if expires then redis.call('PEXPIREAT', KEYS[1], expires) redis.call('PEXPIREAT', KEYS[2], expires) end`
 
-/** KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', then id/value pairs. */
+/** KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', expiry (epoch ms) or '', then id/value pairs. */
 const claimScript = `
 if redis.call('HEXISTS', KEYS[1], 'deleted') == 1 then return 'deleted' end
 local known = redis.call('HEXISTS', KEYS[1], 'spec') == 1
 if not known then
   if ARGV[3] == '' then return 'unknown' end
-  redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'seq', (#ARGV - 3) / 2)
-  for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+  redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'seq', (#ARGV - 4) / 2)
+  if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'expires', ARGV[4]) end
+  for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1])
 redis.call('PUBLISH', '${claimsChannel}', ARGV[2] .. ' ' .. ARGV[1])
+${expire}
 return 'claimed'`
 
 /** ARGV: replica, id, plant JSON. */
 const createScript = `${fence}
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[2], ARGV[2], '{"s":' .. seq .. ',"p":' .. ARGV[3] .. '}')
+${expire}
 return seq`
 
 /** ARGV: replica, id. */
 const deleteScript = `${fence}
 return redis.call('HDEL', KEYS[2], ARGV[2])`
 
-/** ARGV: replica, then id/value pairs. */
+/** ARGV: replica, then id/value pairs. A reset also clears the tenant's fault rules, as the sandbox's reset does. */
 const resetScript = `${fence}
 redis.call('DEL', KEYS[2])
 for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 redis.call('HSET', KEYS[1], 'seq', (#ARGV - 1) / 2)
+redis.call('HDEL', KEYS[1], 'faults')
+${expire}
 return 'reset'`
+
+/** ARGV: replica, the tenant's fault rules as JSON. */
+const faultsScript = `${fence}
+redis.call('HSET', KEYS[1], 'faults', ARGV[2])
+return 'saved'`
 
 /**
  * KEYS: tenant, plants. ARGV: tenant id, replica. Leaves a tombstone (a deleted tenant is never materialised
- * again) and announces it like a claim, so any other replica drops its copy.
+ * again; it lasts as long as the tenant would have) and announces it like a claim, so any other replica drops
+ * its copy.
  */
 const deleteTenantScript = `
+local expires = redis.call('HGET', KEYS[1], 'expires')
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('HSET', KEYS[1], 'deleted', '1')
+if expires then redis.call('PEXPIREAT', KEYS[1], expires) end
 redis.call('PUBLISH', '${claimsChannel}', ARGV[1] .. ' ' .. ARGV[2])
 return 'deleted'`
 
+/** A write of a tenant: to its plants (the store's changes) or its fault rules. */
+export type TenantChange =
+  | StoreChange
+  | { readonly kind: 'faults'; readonly tenantId: string; readonly rules: readonly SavedFaultRule[] }
+
 /** What a claim found: the tenant as Redis holds it, or that there is none (or it was deleted). */
 export type Claim =
-  | { readonly status: 'claimed'; readonly tenant: TenantSnapshot }
+  | { readonly status: 'claimed'; readonly tenant: TenantSnapshot; readonly faults: readonly SavedFaultRule[] }
   | { readonly status: 'unknown' | 'deleted' }
 
 /**
@@ -109,6 +131,7 @@ export class RedisTenants {
   readonly replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
   readonly #client: RedisClientType
   readonly #subscriber: RedisClientType
+  #connectedOnce = false
 
   private constructor(client: RedisClientType, subscriber: RedisClientType) {
     this.#client = client
@@ -130,9 +153,11 @@ export class RedisTenants {
     const client: RedisClientType = createClient({ url, disableOfflineQueue: true, socket })
     // The subscriber queues its SUBSCRIBE until connected, and node-redis subscribes again after each reconnection.
     const subscriber: RedisClientType = createClient({ url, socket })
+    const tenants = new RedisTenants(client, subscriber)
     let up = false
     client.on('ready', () => {
       up = true
+      tenants.#connectedOnce = true
       options.onUp?.()
     })
     client.on('error', (error: Error) => {
@@ -140,7 +165,6 @@ export class RedisTenants {
       up = false
     })
     subscriber.on('error', () => undefined) // the main connection reports the outage
-    const tenants = new RedisTenants(client, subscriber)
     client.connect().catch(() => undefined)
     subscriber.connect().catch(() => undefined)
     subscriber
@@ -157,34 +181,48 @@ export class RedisTenants {
     return this.#client.isReady
   }
 
+  /** Whether Redis was reached at least once since {@link connect}. */
+  get connectedOnce(): boolean {
+    return this.#connectedOnce
+  }
+
   /**
-   * Claims a tenant for this replica and reads it back. When Redis has none,
-   * `initial` (the tenant as its recipe makes it) is written first; without
-   * it the claim is `unknown`.
+   * Claims a tenant for this replica and reads it back with its fault rules.
+   * When Redis has none, `initial` (the tenant as its recipe makes it) is
+   * written first, to expire at `expiresAt` (epoch ms) if given; without it
+   * the claim is `unknown`.
    */
-  async claim(tenantId: string, initial: TenantSnapshot | undefined): Promise<Claim> {
+  async claim(tenantId: string, initial: TenantSnapshot | undefined, expiresAt?: number): Promise<Claim> {
     const args = [this.replica, tenantId]
     if (initial) {
       const { plants, ...spec } = initial
-      args.push(JSON.stringify(spec), ...plants.flatMap((plant, index) => entry(index + 1, plant)))
+      args.push(
+        JSON.stringify(spec),
+        expiresAt === undefined ? '' : String(expiresAt),
+        ...plants.flatMap((plant, index) => entry(index + 1, plant)),
+      )
     } else {
-      args.push('')
+      args.push('', '')
     }
     const status = await this.#run(claimScript, tenantId, args)
     if (status !== 'claimed') return { status: status as 'unknown' | 'deleted' }
-    const [spec, stored] = await Promise.all([
-      this.#client.hGet(tenantKey(tenantId), 'spec'),
+    const [[spec, faults], stored] = await Promise.all([
+      this.#client.hmGet(tenantKey(tenantId), ['spec', 'faults']),
       this.#client.hGetAll(plantsKey(tenantId)),
     ])
     const plants = Object.values(stored)
       .map((value) => JSON.parse(value) as { s: number; p: StoredPlant })
       .sort((a, b) => a.s - b.s)
       .map(({ p }) => p)
-    return { status: 'claimed', tenant: { ...(JSON.parse(spec ?? '{}') as Omit<TenantSnapshot, 'plants'>), plants } }
+    return {
+      status: 'claimed',
+      tenant: { ...(JSON.parse(spec ?? '{}') as Omit<TenantSnapshot, 'plants'>), plants },
+      faults: JSON.parse(faults ?? '[]') as SavedFaultRule[],
+    }
   }
 
   /** Writes one change of a tenant this replica has claimed. Throws {@link TenantMovedError} if it lost the claim. */
-  async write(change: StoreChange): Promise<void> {
+  async write(change: TenantChange): Promise<void> {
     const { tenantId } = change
     switch (change.kind) {
       case 'create':
@@ -199,13 +237,15 @@ export class RedisTenants {
           ...change.plants.flatMap((plant, index) => entry(index + 1, plant)),
         ])
         return
+      case 'faults':
+        await this.#run(faultsScript, tenantId, [this.replica, JSON.stringify(change.rules)])
+        return
     }
   }
 
   /**
    * Deletes a tenant for good, leaving a tombstone so no replica
-   * materialises it again from its tokens. The hook for the tenant deletion
-   * of issue 12 (`DELETE /__sandbox/tenants/{id}`).
+   * materialises it again from its tokens (`DELETE /__sandbox/tenants/{id}`).
    */
   async deleteTenant(tenantId: string): Promise<void> {
     await this.#run(deleteTenantScript, tenantId, [tenantId, this.replica])

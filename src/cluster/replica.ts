@@ -6,7 +6,8 @@
  */
 import type { Logger } from 'pino'
 import type { PlantStoreHandler } from '../core/app.ts'
-import { invalidRequest, renderError } from '../core/errors.ts'
+import { challenge, invalidRequest, PlantStoreError, renderError } from '../core/errors.ts'
+import type { StoredPlant } from '../core/schemas.ts'
 import {
   type PlantStore,
   type ProvisionedTenant,
@@ -14,8 +15,9 @@ import {
   provisionedTenantSpec,
   type StoreChange,
 } from '../core/store.ts'
-import { RedisTenants, storageUnavailable, TenantMovedError } from './redis-tenants.ts'
-import { type SignedToken, TenantTokens } from './tenant-tokens.ts'
+import type { FaultRules, SavedFaultRule } from '../faults/fault-rules.ts'
+import { RedisTenants, storageUnavailable, type TenantChange, TenantMovedError } from './redis-tenants.ts'
+import { type SignedToken, type TenantRecipe, TenantTokens } from './tenant-tokens.ts'
 
 /** How replicas share tenants: the secret that signs tokens, and optionally Redis. */
 export interface ClusterOptions {
@@ -27,12 +29,14 @@ export interface ClusterOptions {
 
 /**
  * A replica's part of the cluster. Create it with {@link Replica.join} before
- * the store (the store needs {@link persist}), then {@link attach} the store.
+ * the store and the fault rules (they need {@link persist} and
+ * {@link persistFaults}), then {@link attach} them.
  *
  * @example
  * const replica = await Replica.join({ secret, redisUrl: 'redis://127.0.0.1:6379' })
  * const store = createPlantStore({ persist: replica.persist })
- * replica.attach(store)
+ * const faults = new FaultRules({ persist: replica.persistFaults })
+ * replica.attach(store, faults)
  * const api = replica.guard(createCore(store))
  */
 export class Replica {
@@ -41,6 +45,7 @@ export class Replica {
   readonly #log: Logger | undefined
   readonly #maxTenants: number
   #store: PlantStore | undefined
+  #faults: FaultRules | undefined
   /** Tenants this replica serves now: claimed in Redis, or materialised when there is no Redis. */
   readonly #ready = new Set<string>()
   /** Claims and materialisations under way, by tenant. */
@@ -84,39 +89,69 @@ export class Replica {
 
   /** The store's write-through hook with Redis; `undefined` without (writes stay in memory). */
   get persist(): ((change: StoreChange) => Promise<void>) | undefined {
-    const redis = this.#redis
-    if (!redis) return undefined
-    return async (change) => {
-      try {
-        await redis.write(change)
-      } catch (error) {
-        if (!(error instanceof TenantMovedError)) throw error
-        this.#release(change.tenantId)
-        throw storageUnavailable('The tenant has just moved to another replica; nothing changed. Try again.', 0)
-      }
-    }
+    return this.#redis && ((change) => this.#write(change))
   }
 
-  /** The store this replica serves. */
-  attach(store: PlantStore): void {
+  /** The fault rules' write-through hook with Redis; `undefined` without. */
+  get persistFaults(): ((tenantId: string, rules: readonly SavedFaultRule[]) => Promise<void>) | undefined {
+    return this.#redis && ((tenantId, rules) => this.#write({ kind: 'faults', tenantId, rules }))
+  }
+
+  /**
+   * Whether this replica can serve: without Redis always; with it once it has
+   * reached Redis (it claims every tenant there first). `redis` says whether
+   * Redis is reachable now: while it is not, writes answer 503 and tenants
+   * already served here keep answering reads, so the replica stays ready.
+   */
+  get readiness(): { ready: boolean; redis?: 'up' | 'down' } {
+    if (!this.#redis) return { ready: true }
+    return { ready: this.#redis.connectedOnce, redis: this.#redis.available ? 'up' : 'down' }
+  }
+
+  /** The store and fault rules this replica serves. */
+  attach(store: PlantStore, faults?: FaultRules): void {
     this.#store = store
+    this.#faults = faults
   }
 
   /**
    * A new tenant from its recipe, stored nowhere: its tokens are signed and
-   * carry the recipe, so whichever replica its requests reach can make it.
-   * Exact plants and a time-to-live do not fit in a token yet: refused (400).
+   * carry the recipe (and expiry), so whichever replica its requests reach
+   * can make it. Exact plants do not fit in a token: with Redis they are
+   * written there (claimed by this replica) before the tenant is answered;
+   * without Redis they are refused (400).
    */
-  provision(recipe: ProvisionOptions): ProvisionedTenant {
-    if (typeof recipe.plants !== 'number' || recipe.ttlMs !== undefined) {
+  async provision(options: ProvisionOptions): Promise<ProvisionedTenant> {
+    if (typeof options.plants !== 'number' && !this.#redis) {
       throw invalidRequest(
-        'A sandbox cluster provisions tenants from {"plants": n, "seed": s} only; exact plants and ttlSeconds need a single sandbox.',
+        'A sandbox cluster without Redis provisions tenants from {"plants": n, "seed": s}: exact plants need --redis-url.',
       )
     }
-    const tenant = this.#tokens.newTenantId()
-    const quota = recipe.quota ?? this.#attached().defaultQuota
-    const { seed, plants } = recipe
-    return { tenant, tokens: this.#tokens.issue({ tenant, seed, plants, quota }), plants, seed }
+    const store = this.#attached()
+    const { seed } = options
+    const expiresAt = options.ttlMs === undefined ? undefined : Math.ceil((Date.now() + options.ttlMs) / 1000)
+    const recipe: TenantRecipe = {
+      tenant: this.#tokens.newTenantId(),
+      seed,
+      plants: typeof options.plants === 'number' ? options.plants : 'exact',
+      quota: options.quota ?? store.defaultQuota,
+      expiresAt,
+    }
+    const tokens = this.#tokens.issue(recipe)
+    if (typeof options.plants !== 'number') {
+      try {
+        await this.#materialise({ tenantId: recipe.tenant, signed: { ...recipe, access: 'write' } }, options.plants)
+      } catch (error) {
+        this.#release(recipe.tenant)
+        throw error
+      }
+    }
+    return {
+      tenant: recipe.tenant,
+      tokens,
+      ...(typeof options.plants === 'number' ? { plants: options.plants, seed } : { plants: options.plants.length }),
+      ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt * 1000).toISOString() }),
+    }
   }
 
   /**
@@ -131,6 +166,14 @@ export class Replica {
       const caller = this.#callerOf(request.header('authorization'))
       // A signed token the store does not hold: its tenant is not in memory (never made here, or evicted).
       if (caller === undefined || (!caller.signed && this.#ready.has(caller.tenantId))) return handler(request)
+      const expiresAt = caller.signed?.expiresAt
+      if (expiresAt !== undefined && expiresAt * 1000 <= Date.now()) {
+        return renderError(
+          new PlantStoreError('invalid_token', 'The access token has expired.', {
+            'www-authenticate': challenge('invalid_token'),
+          }),
+        )
+      }
       return this.#serve(caller).then(
         () => handler(request),
         (error: unknown) => renderError(error),
@@ -183,19 +226,37 @@ export class Replica {
     return pending
   }
 
-  async #materialise({ tenantId, signed }: { tenantId: string; signed?: SignedToken }): Promise<void> {
+  /**
+   * Makes the caller's tenant served here: from its recipe (or the exact
+   * `plants` being provisioned) and, with Redis, claimed and loaded as Redis
+   * holds it, with its fault rules.
+   */
+  async #materialise(
+    { tenantId, signed }: { tenantId: string; signed?: SignedToken | undefined },
+    plants?: readonly StoredPlant[],
+  ): Promise<void> {
     const store = this.#attached()
     const fromRecipe = signed !== undefined || this.#fromRecipe.has(tenantId)
+    const make = async () => {
+      // A tenant of exact plants is only made while it is provisioned: afterwards Redis holds it.
+      if (!signed || store.hasTenant(tenantId) || (signed.plants === 'exact' && !plants)) return
+      const expiresAt = signed.expiresAt === undefined ? null : new Date(signed.expiresAt * 1000).toISOString()
+      const recipe = { ...signed, plants: plants ?? (signed.plants as number), expiresAt }
+      await store.putTenant(provisionedTenantSpec(tenantId, this.#tokens.issue(signed), recipe), { provisioned: true })
+      this.#fromRecipe.add(tenantId)
+      this.#evict()
+    }
     const redis = this.#redis
     if (!redis) {
-      if (signed) await this.#makeFromRecipe(signed)
+      await make()
       this.#ready.add(tenantId)
       return
     }
     let claim = await redis.claim(tenantId, undefined)
     if (claim.status === 'unknown') {
-      if (signed && !store.hasTenant(tenantId)) await this.#makeFromRecipe(signed)
-      claim = await redis.claim(tenantId, store.tenantSnapshot(tenantId))
+      await make()
+      const expiresAt = signed?.expiresAt === undefined ? undefined : signed.expiresAt * 1000
+      claim = await redis.claim(tenantId, store.tenantSnapshot(tenantId), expiresAt)
     }
     if (claim.status === 'deleted') {
       this.#release(tenantId)
@@ -204,6 +265,7 @@ export class Replica {
     }
     if (claim.status === 'claimed') {
       await store.replaceTenant(claim.tenant, { provisioned: fromRecipe })
+      this.#faults?.restore(tenantId, claim.faults)
       if (fromRecipe) this.#fromRecipe.add(tenantId)
       this.#ready.add(tenantId)
       this.#log?.debug({ tenant: tenantId, plants: claim.tenant.plants.length }, 'tenant claimed')
@@ -211,13 +273,15 @@ export class Replica {
     this.#evict()
   }
 
-  async #makeFromRecipe(signed: SignedToken): Promise<void> {
-    const store = this.#attached()
-    if (store.hasTenant(signed.tenant)) return
-    const spec = provisionedTenantSpec(signed.tenant, this.#tokens.issue(signed), signed)
-    await store.putTenant(spec, { provisioned: true })
-    this.#fromRecipe.add(signed.tenant)
-    this.#evict()
+  /** Writes a change through to Redis; a tenant claimed by another replica meanwhile is dropped here (503). */
+  async #write(change: TenantChange): Promise<void> {
+    try {
+      await this.#redis?.write(change)
+    } catch (error) {
+      if (!(error instanceof TenantMovedError)) throw error
+      this.#release(change.tenantId)
+      throw storageUnavailable('The tenant has just moved to another replica; nothing changed. Try again.', 0)
+    }
   }
 
   /** Keeps at most `maxTenants` tenants made from recipes in memory, the least recently used go first. */
@@ -228,6 +292,7 @@ export class Replica {
   /** Stops serving a tenant from memory: another replica claimed it, or it was evicted or deleted. */
   #release(tenantId: string): void {
     this.#ready.delete(tenantId)
+    this.#faults?.clear(tenantId)
     if (this.#fromRecipe.delete(tenantId)) this.#store?.removeTenant(tenantId)
   }
 

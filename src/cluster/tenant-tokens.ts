@@ -4,17 +4,23 @@
  * first (so a proxy can route by it) and carries the tenant's recipe, signed
  * with the secret the replicas share:
  *
- * `psm_<tenant>.<r|w>.<seed>.<plants>.<quota>.<signature>`
+ * `psm_<tenant>.<r|w>.<seed>.<plants>.<quota>.<expiry>.<signature>`
+ *
+ * `<plants>` is a count of seeded plants, or `x` for exact plants (which do
+ * not fit in a token: they are in Redis); `<expiry>` is the epoch second the
+ * tokens stop working, or `0` for never.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { scopes } from '../core/schemas.ts'
 
 /** What a provisioned tenant is made of: the same recipe always gives the same tenant. */
 export interface TenantRecipe {
   readonly tenant: string
   readonly seed: number
-  readonly plants: number
+  /** A count of plants seeded from `seed`, or `'exact'`: the tenant's exact plants are kept in Redis. */
+  readonly plants: number | 'exact'
   readonly quota: number
+  /** The epoch second its tokens stop working; `undefined`: never. */
+  readonly expiresAt?: number | undefined
 }
 
 /** A verified token: its tenant's recipe and whether it may write. */
@@ -23,7 +29,8 @@ export interface SignedToken extends TenantRecipe {
 }
 
 const signatureLength = 22
-const tokenPattern = /^psm_(t_[0-9a-f]{16})\.([rw])\.(-?\d{1,10})\.(\d{1,8})\.(\d{1,8})\.([A-Za-z0-9_-]{22})$/
+const tokenPattern =
+  /^psm_(t_[0-9a-f]{16})\.([rw])\.(-?\d{1,10})\.(\d{1,8}|x)\.(\d{1,8})\.(\d{1,11})\.([A-Za-z0-9_-]{22})$/
 
 /**
  * The tenant a token belongs to, as the proxy reads it: `t_…` up to the first
@@ -44,6 +51,7 @@ export function tenantOfToken(token: string): string | undefined {
  * @example
  * const tokens = new TenantTokens('shared secret')
  * const { read, write } = tokens.issue({ tenant: tokens.newTenantId(), seed: 7, plants: 5, quota: 10000 })
+ * tokens.issue({ tenant: 't_0a1b2c3d4e5f6a7b', seed: 0, plants: 'exact', quota: 10000, expiresAt: 1795000000 })
  * tokens.verify(write)?.access // 'write'
  */
 export class TenantTokens {
@@ -68,7 +76,7 @@ export class TenantTokens {
   verify(token: string): SignedToken | undefined {
     const found = tokenPattern.exec(token)
     if (!found) return undefined
-    const [, tenant = '', access, seed, plants, quota, signature = ''] = found
+    const [, tenant = '', access, seed, plants, quota, expiresAt, signature = ''] = found
     const claimed = Buffer.from(signature)
     const expected = Buffer.from(this.#signature(token.slice(0, -signatureLength - 1)))
     if (!timingSafeEqual(claimed, expected)) return undefined
@@ -76,18 +84,15 @@ export class TenantTokens {
       tenant,
       access: access === 'w' ? 'write' : 'read',
       seed: Number(seed),
-      plants: Number(plants),
+      plants: plants === 'x' ? 'exact' : Number(plants),
       quota: Number(quota),
+      ...(expiresAt === '0' ? {} : { expiresAt: Number(expiresAt) }),
     }
   }
 
-  /** The scopes a signed token grants. */
-  static scopesOf(token: SignedToken): Array<(typeof scopes)[number]> {
-    return token.access === 'write' ? [...scopes] : ['plants:read']
-  }
-
-  #sign({ tenant, access, seed, plants, quota }: SignedToken): string {
-    const unsigned = `psm_${tenant}.${access === 'write' ? 'w' : 'r'}.${seed}.${plants}.${quota}`
+  #sign({ tenant, access, seed, plants, quota, expiresAt = 0 }: SignedToken): string {
+    const count = plants === 'exact' ? 'x' : plants
+    const unsigned = `psm_${tenant}.${access === 'write' ? 'w' : 'r'}.${seed}.${count}.${quota}.${expiresAt}`
     return `${unsigned}.${this.#signature(unsigned)}`
   }
 

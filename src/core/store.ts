@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { contract } from '../generated/contract.ts'
 import { challenge, PlantStoreError } from './errors.ts'
+import { keyedQueue } from './keyed-queue.ts'
 import { randomId } from './random.ts'
 import {
   type Scope,
@@ -69,12 +70,7 @@ export interface PlantStoreOptions {
 /** A tenant exactly as a snapshot holds it: recipe, users, tokens and plants. */
 export type TenantSnapshot = StoreSnapshot['tenants'][number]
 
-/**
- * A write to a tenant, as {@link PlantStoreOptions.persist} receives it.
- * Issue 12's fault rules are the next kind to add here (e.g. `{ kind:
- * 'faults', tenantId, rules }`), with its case in `RedisTenants.write`
- * (src/cluster/redis-tenants.ts) and its field in a claim.
- */
+/** A write to a tenant's plants, as {@link PlantStoreOptions.persist} receives it. */
 export type StoreChange =
   | { readonly kind: 'create'; readonly tenantId: string; readonly plant: StoredPlant }
   | { readonly kind: 'delete'; readonly tenantId: string; readonly id: number }
@@ -133,8 +129,8 @@ export class PlantStore {
   readonly #generatePlants: PlantGenerator
   readonly #now: () => number
   readonly #persist: PlantStoreOptions['persist']
-  /** Per tenant, the last persisted write under way: a tenant's persisted writes run one after another. */
-  readonly #writes = new Map<string, Promise<unknown>>()
+  /** A tenant's persisted writes run one after another. */
+  readonly #writes = keyedQueue()
   #state: State = emptyState()
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly TenantSpec[] = []
@@ -260,7 +256,6 @@ export class PlantStore {
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: expiry })
     await this.#settle()
     this.#insert(this.#tenant(spec), true)
-    if (expiresAt !== undefined) this.#state.expiring.set(id, expiresAt)
     const { plants } = options
     return {
       tenant: id,
@@ -421,14 +416,7 @@ export class PlantStore {
    * against the one before; without a persist hook, at once.
    */
   #serially<T>(tenantId: string, task: () => Promise<T>): Promise<T> {
-    if (!this.#persist) return task()
-    const run = (this.#writes.get(tenantId) ?? Promise.resolve()).catch(() => undefined).then(task)
-    this.#writes.set(tenantId, run)
-    const forget = () => {
-      if (this.#writes.get(tenantId) === run) this.#writes.delete(tenantId)
-    }
-    run.then(forget, forget)
-    return run
+    return this.#persist ? this.#writes(tenantId, task) : task()
   }
 
   /** Puts one tenant's plants back to its seeded state. */
@@ -500,15 +488,21 @@ export class PlantStore {
       }
     }
     tenants.set(tenant.id, tenant)
-    if (provisioned) this.#state.provisioned.set(tenant.id, this.#now())
+    let lastExpiry = Number.NEGATIVE_INFINITY
     for (const user of tenant.users) {
       for (const { token, scopes, expiresAt } of user.tokens) {
-        tokens.set(token, {
+        const issued = {
           principal: { tenantId: tenant.id, userId: user.id, scopes },
           expiresAt: expiresAt ? Date.parse(expiresAt) : Number.POSITIVE_INFINITY,
-        })
+        }
+        tokens.set(token, issued)
+        lastExpiry = Math.max(lastExpiry, issued.expiresAt)
       }
     }
+    if (!provisioned) return
+    this.#state.provisioned.set(tenant.id, this.#now())
+    // A provisioned tenant whose every token expires is removed by `removeExpired` once the last one has.
+    if (Number.isFinite(lastExpiry)) this.#state.expiring.set(tenant.id, lastExpiry)
   }
 
   #get(tenantId: string): Tenant {

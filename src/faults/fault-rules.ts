@@ -1,4 +1,5 @@
 import { PlantStoreError } from '../core/errors.ts'
+import { keyedQueue } from '../core/keyed-queue.ts'
 import { randomId } from '../core/random.ts'
 import { pathMatches } from './path-pattern.ts'
 import { type FaultRule, type FaultRuleInput, type FaultRuleSpec, parseFaultRule } from './rule.ts'
@@ -8,6 +9,24 @@ export interface FaultRulesOptions {
   maxRulesPerTenant?: number
   /** The clock windows are measured against (default `Date.now`). */
   now?: () => number
+  /**
+   * Writes a tenant's rules through to durable storage (a cluster's Redis):
+   * {@link FaultRules.durably} awaits it before a change counts, and undoes
+   * the change when it rejects. Without it rules live in memory only.
+   */
+  persist?: (tenantId: string, rules: readonly SavedFaultRule[]) => Promise<void>
+}
+
+/** A rule with its counters as JSON-ready data: what {@link FaultRules.saved} gives and `restore` takes. */
+export interface SavedFaultRule {
+  readonly spec: FaultRuleSpec
+  readonly id: string
+  readonly createdAt: number
+  /** Epoch ms; `null`: no window. */
+  readonly expiresAt: number | null
+  readonly fired: number
+  /** `null`: no `times` limit. */
+  readonly remaining: number | null
 }
 
 /** A rule as it is kept: what was written, and its counters. */
@@ -43,6 +62,8 @@ export class FaultRules {
   /** Rules a tenant may hold. */
   readonly maxRulesPerTenant: number
   readonly #now: () => number
+  readonly #persist: FaultRulesOptions['persist']
+  readonly #writes = keyedQueue()
   /** Only tenants with at least one rule: the hot path asks whether there are any at all. */
   readonly #byTenant = new Map<string, KeptRule[]>()
   readonly #listeners = new Set<FaultRulesListener>()
@@ -50,6 +71,63 @@ export class FaultRules {
   constructor(options: FaultRulesOptions = {}) {
     this.maxRulesPerTenant = options.maxRulesPerTenant ?? 50
     this.#now = options.now ?? Date.now
+    this.#persist = options.persist
+  }
+
+  /** Whether changes are written through (a `persist` hook was given): then make them {@link durably}. */
+  get persisted(): boolean {
+    return this.#persist !== undefined
+  }
+
+  /**
+   * Makes a change to a tenant's rules (an `add`, `remove`, `clear` or
+   * `fire`) and, with a `persist` hook, writes the tenant's rules through
+   * before it resolves; when that fails the change is undone and the failure
+   * is the answer. A tenant's durable changes run one after another.
+   *
+   * @example
+   * const rule = await faults.durably('acme', () => faults.add('acme', { status: 503, times: 1 }))
+   */
+  durably<T>(tenantId: string, change: () => T): Promise<T> {
+    const persist = this.#persist
+    if (!persist) return Promise.resolve().then(change)
+    return this.#writes(tenantId, async () => {
+      const before = this.saved(tenantId)
+      const result = change()
+      const after = this.saved(tenantId)
+      if (JSON.stringify(after) === JSON.stringify(before)) return result
+      try {
+        await persist(tenantId, after)
+      } catch (error) {
+        this.restore(tenantId, before)
+        throw error
+      }
+      return result
+    })
+  }
+
+  /** The tenant's rules with their counters, as {@link restore} takes them back (e.g. from Redis). */
+  saved(tenantId: string): SavedFaultRule[] {
+    return (this.#byTenant.get(tenantId) ?? []).map(({ spec, id, createdAt, expiresAt, fired, remaining }) => ({
+      spec,
+      id,
+      createdAt,
+      expiresAt: Number.isFinite(expiresAt) ? expiresAt : null,
+      fired,
+      remaining: Number.isFinite(remaining) ? remaining : null,
+    }))
+  }
+
+  /** Puts back a tenant's rules exactly as {@link saved} gave them, in place of the ones it has. */
+  restore(tenantId: string, rules: readonly SavedFaultRule[]): void {
+    this.#set(
+      tenantId,
+      rules.map((rule) => ({
+        ...rule,
+        expiresAt: rule.expiresAt ?? Number.POSITIVE_INFINITY,
+        remaining: rule.remaining ?? Number.POSITIVE_INFINITY,
+      })),
+    )
   }
 
   /** Whether no tenant has any rule: then nothing needs checking. */

@@ -1,9 +1,10 @@
 import { matchRoute, type Outcome, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
 import { authenticate } from '../core/auth.ts'
+import { renderError } from '../core/errors.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
 import type { PlantStore, Principal } from '../core/store.ts'
 import { faultAnswer, sleep } from './answers.ts'
-import type { FaultRules } from './fault-rules.ts'
+import type { FaultRules, FiredRule } from './fault-rules.ts'
 
 export interface WithFaultsOptions {
   /** The store whose tokens say which tenant is calling. */
@@ -65,15 +66,22 @@ export function withFaults(handle: PlantStoreHandler, options: WithFaultsOptions
   const { store, faults, onOutcome } = options
   const answer = (request: CoreRequest): ReturnType<PlantStoreHandler> => {
     const principal = callerOf(store, request)
-    const rule = principal && faults.fire(principal.tenantId, request.method, request.path)
-    if (!rule) return handle(request)
-    const respond = () => {
-      const response = faultAnswer(rule)
-      if (!response) return handle(request)
-      onOutcome?.(madeUpOutcome(request, response, principal))
-      return response
+    if (!principal) return handle(request)
+    const fire = () => faults.fire(principal.tenantId, request.method, request.path)
+    const answerWith = (rule: FiredRule | undefined): ReturnType<PlantStoreHandler> => {
+      if (!rule) return handle(request)
+      const respond = () => {
+        const response = faultAnswer(rule)
+        if (!response) return handle(request)
+        onOutcome?.(madeUpOutcome(request, response, principal))
+        return response
+      }
+      return rule.delayMs === undefined ? respond() : sleep(rule.delayMs).then(respond)
     }
-    return rule.delayMs === undefined ? respond() : sleep(rule.delayMs).then(respond)
+    // Written through rules count a firing only once it is durable: a rule with `times` never fires twice for one use.
+    return faults.persisted
+      ? faults.durably(principal.tenantId, fire).then(answerWith, renderError)
+      : answerWith(fire())
   }
   return (request) => {
     if (faults.empty) return handle(request)

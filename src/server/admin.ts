@@ -29,7 +29,7 @@ export interface AdminOptions {
    * Provisions a tenant instead of the store (issue 14: a cluster replica
    * signs tokens that carry the recipe and stores nothing).
    */
-  provision?: (options: ProvisionOptions) => ProvisionedTenant
+  provision?: (options: ProvisionOptions) => Promise<ProvisionedTenant>
   /**
    * Stores a tenant's deletion durably before it is removed; when it rejects,
    * nothing is removed and the rejection is the answer (issue 14: a cluster
@@ -42,6 +42,11 @@ export interface AdminOptions {
   onRemoved?: (tenantIds: readonly string[], reason: 'deleted' | 'expired') => void
   /** Called after a tenant's plants were put back to its seeded ones. */
   onReset?: (tenantId: string) => void
+  /**
+   * What `GET /ready` reports beyond the store: a cluster replica is ready
+   * once it has reached Redis, and says whether Redis is reachable now.
+   */
+  readiness?: () => { ready: boolean; redis?: 'up' | 'down' }
 }
 
 /** The longest time-to-live of a provisioned tenant, in seconds (a day). */
@@ -55,7 +60,8 @@ type AdminRoute = Readonly<Record<string, (request: CoreRequest, id: string) => 
  * its mount point (`/__sandbox` in the app): tenants (`POST /tenants`,
  * `DELETE /tenants/{id}`), `POST /reset`, the journal (`GET` and `DELETE
  * /requests`), fault rules (`GET`, `POST`, `DELETE /faults`, `GET` and
- * `DELETE /faults/{id}`), `GET /plants` and `GET /health`. Auth is the
+ * `DELETE /faults/{id}`), `GET /plants`, `GET /health` (the process is up)
+ * and `GET /ready` (it can serve: for a load balancer). Auth is the
  * core's bearer authentication (reading needs `plants:read`, changing
  * `plants:write`): each tenant sees and changes only its own. The admin key
  * is compared in constant time.
@@ -101,6 +107,22 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     return principal
   }
 
+  const health = () => jsonResponse(200, { status: 'ok' })
+  /** 200 while the sandbox can serve; 503 with `Retry-After` while it cannot (its world failed, or no Redis yet). */
+  const ready = async () => {
+    await store.ready.catch(() => undefined)
+    const { ready, ...storage } = options.readiness?.() ?? { ready: true }
+    const reason = store.failure
+      ? 'its world could not be loaded'
+      : ready
+        ? undefined
+        : 'Redis has not been reached yet'
+    const detail = { storage: storage.redis ? 'redis' : 'memory', ...storage }
+    if (reason === undefined) return jsonResponse(200, { status: 'ready', ...detail })
+    const answer = jsonResponse(503, { error: 503, message: `Not ready: ${reason}.`, status: 'not ready', ...detail })
+    return { ...answer, headers: { ...answer.headers, 'retry-after': '1' } }
+  }
+
   const routes: Record<string, AdminRoute> = {
     '/tenants': {
       async POST(request) {
@@ -116,7 +138,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
           seed: recipe.seed ?? randomSeed(),
           ...(recipe.ttlSeconds === undefined ? {} : { ttlMs: recipe.ttlSeconds * 1000 }),
         }
-        const tenant = options.provision ? options.provision(provisioning) : await store.provisionTenant(provisioning)
+        const tenant = await (options.provision ?? ((recipe) => store.provisionTenant(recipe)))(provisioning)
         const evicted = store.evictIdle(maxTenants)
         forget(evicted)
         if (recipe.ttlSeconds !== undefined) removeExpired()
@@ -174,11 +196,11 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
         const body = await readBodyWithinLimit(request)
         checkContentType(request.header('content-type'))
         const rule = parseFaultRule(parseJsonObject(body, 'a fault rule such as {"status": 503, "times": 1}'))
-        return jsonResponse(201, faults.add(tenantId, rule))
+        return jsonResponse(201, await faults.durably(tenantId, () => faults.add(tenantId, rule)))
       },
       async DELETE(request) {
         const { tenantId } = await signIn(request, 'plants:write')
-        faults.clear(tenantId)
+        await faults.durably(tenantId, () => faults.clear(tenantId))
         return noContent
       },
     },
@@ -191,7 +213,8 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       },
       async DELETE(request, id) {
         const { tenantId } = await signIn(request, 'plants:write')
-        if (!faults.remove(tenantId, id)) throw new PlantStoreError('not_found', `No fault rule ${id} exists.`)
+        if (!(await faults.durably(tenantId, () => faults.remove(tenantId, id))))
+          throw new PlantStoreError('not_found', `No fault rule ${id} exists.`)
         return noContent
       },
     },
@@ -203,6 +226,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       },
     },
     '/health': { GET: health, HEAD: health },
+    '/ready': { GET: ready, HEAD: ready },
   }
 
   return async (request) => {
@@ -221,8 +245,6 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     }
   }
 }
-
-const health = () => jsonResponse(200, { status: 'ok' })
 
 /** A fixed-length digest, so that comparing keys in constant time does not depend on their lengths. */
 function digest(key: string): Buffer {

@@ -122,6 +122,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
       ? {
           provision: (provisioning: ProvisionOptions) => replica.provision(provisioning),
           removeDurably: (tenantId: string) => replica.deleteTenant(tenantId),
+          readiness: () => replica.readiness,
         }
       : {}),
     faults,

@@ -4,7 +4,8 @@
  * fsync on every write), all on loopback, started and stopped here. 200
  * tenants are provisioned through nginx and fuzzed against a model while a
  * replica is SIGKILLed and added back; Redis is killed and restarted, then
- * stopped; the conformance rules run through nginx. Any plant of another
+ * stopped; fault rules outlive their replica; tenants of exact plants and
+ * with a time-to-live; readiness; the conformance rules run through nginx. Any plant of another
  * tenant in a list, any acknowledged write missing, fails.
  */
 
@@ -232,6 +233,10 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     const remove = await call('DELETE', `/plants/${served.plants[0]?.id ?? 1}`, served.write)
     expect(remove.status).toBe(503)
     expect((await call('GET', '/plants', served.read)).text).toBe(listed(served.plants))
+    // Still ready (reads work, writes say when to retry), and says Redis is down.
+    const ready = await call('GET', '/__sandbox/ready')
+    expect(ready.status).toBe(200)
+    expect(JSON.parse(ready.text)).toMatchObject({ status: 'ready', redis: 'down' })
 
     // A tenant provisioned now exists (its tokens carry it) but cannot be loaded until Redis is back.
     const fresh = JSON.parse((await call('POST', '/__sandbox/tenants', undefined, { plants: 2, seed: 7 })).text) as {
@@ -262,6 +267,74 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
       const direct = await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${tenant.read}` } })
       expect(direct.status).toBe(401)
     }
+  })
+
+  test("a tenant's fault rules and their firings survive its replica's SIGKILL: a rule used once of twice fires once more", async () => {
+    const provisioned = await call('POST', '/__sandbox/tenants', undefined, { plants: 1, seed: 77 })
+    const { tenant, tokens } = JSON.parse(provisioned.text) as {
+      tenant: string
+      tokens: { read: string; write: string }
+    }
+    const rule = { method: 'GET', path: '/plants', status: 418, message: 'From a fault rule.', times: 2 }
+    expect((await call('POST', '/__sandbox/faults', tokens.write, rule)).status).toBe(201)
+    expect((await call('GET', '/plants', tokens.read)).status).toBe(418)
+
+    const redis = createClient({ url: cluster.redisUrl })
+    await redis.connect()
+    const owner = pidOf((await redis.hGet(`psm:tenant:${tenant}`, 'owner')) ?? '')
+    await redis.close()
+    const index = [0, 1, 2].find((candidate) => cluster.replicaPid(candidate) === owner)
+    if (index === undefined) throw new Error(`no replica has pid ${owner}`)
+    await cluster.stopReplica(index, 'SIGKILL')
+    try {
+      // Another replica takes the tenant over from Redis, rule and count included.
+      const again = await call('GET', '/plants', tokens.read)
+      expect(again.status).toBe(418)
+      expect(JSON.parse(again.text)).toEqual({ error: 418, message: 'From a fault rule.' })
+      expect((await call('GET', '/plants', tokens.read)).status).toBe(200)
+      const listed = JSON.parse((await call('GET', '/__sandbox/faults', tokens.read)).text) as {
+        faults: Array<{ fired: number; remaining: number; active: boolean }>
+      }
+      expect(listed.faults).toMatchObject([{ fired: 2, remaining: 0, active: false }])
+    } finally {
+      await cluster.startReplica(index)
+    }
+  })
+
+  test('a tenant of exact plants with a time-to-live, provisioned through nginx, is served by every replica until it expires, and leaves Redis then', async () => {
+    const exact = [
+      { id: 3, name: 'Monstera', tag: 'aroid' },
+      { id: 1, name: 'Fern' },
+    ]
+    const provisioned = await call('POST', '/__sandbox/tenants', undefined, { plants: exact, ttlSeconds: 2 })
+    expect(provisioned.status).toBe(201)
+    const { tenant, tokens, expiresAt } = JSON.parse(provisioned.text) as {
+      tenant: string
+      tokens: { read: string; write: string }
+      expiresAt: string
+    }
+    expect(await settledList({ id: tenant, read: tokens.read, write: tokens.write, seeded: [], plants: [] })).toBe(
+      listed(exact),
+    )
+    // Each replica claims it in turn, as Redis holds it.
+    for (const url of cluster.replicaUrls) {
+      const direct = await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${tokens.read}` } })
+      expect(await direct.text()).toBe(listed(exact))
+    }
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 100))
+    const expired = await call('GET', '/plants', tokens.read)
+    expect(expired.status).toBe(401)
+    expect(JSON.parse(expired.text).message).toBe('The access token has expired.')
+    const redis = createClient({ url: cluster.redisUrl })
+    await redis.connect()
+    expect(await redis.exists([`psm:tenant:${tenant}`, `psm:plants:${tenant}`])).toBe(0)
+    await redis.close()
+  })
+
+  test('replicas report ready to a load balancer, and whether Redis is up', async () => {
+    const ready = await call('GET', '/__sandbox/ready')
+    expect(ready.status).toBe(200)
+    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', storage: 'redis', redis: 'up' })
   })
 
   test('passes the conformance rules through nginx', async () => {

@@ -1,6 +1,6 @@
 /** The admin API under /__sandbox, over real HTTP: tenants for CI jobs, reset, the request journal, health. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { fixtureTokens } from '../../fixtures/world.ts'
+import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { createApp } from '../../src/server/index.ts'
 import { expectErrorBody, expectToMatchContract, read } from '../support/contract.ts'
@@ -232,4 +232,27 @@ test('GET /__sandbox/health answers ok without a token', async () => {
   const answer = await call('GET', '/__sandbox/health')
   expect(answer.status).toBe(200)
   expect(JSON.parse(answer.text)).toEqual({ status: 'ok' })
+})
+
+test('GET /__sandbox/ready answers 200 without a token while the sandbox can serve', async () => {
+  const answer = await call('GET', '/__sandbox/ready')
+  expect(answer.status).toBe(200)
+  expect(JSON.parse(answer.text)).toEqual({ status: 'ready', storage: 'memory' })
+  expect((await call('HEAD', '/__sandbox/ready')).status).toBe(200)
+})
+
+test('GET /__sandbox/ready answers 503 with an Error body and Retry-After when the world could not be loaded', async () => {
+  const [acme] = buildWorld()
+  const broken = createPlantStore({ world: [acme!, { ...acme!, id: 'acme-twin' }] }) // the same tokens twice
+  await broken.ready.catch(() => undefined)
+  const other = await listen(createApp({ store: broken }))
+  try {
+    const answer = await call('GET', '/__sandbox/ready', {}, other.base)
+    expectErrorBody(answer, 503)
+    expect(answer.headers.get('retry-after')).toBe('1')
+    expect(JSON.parse(answer.text)).toMatchObject({ status: 'not ready', message: expect.stringContaining('world') })
+    expect((await call('GET', '/__sandbox/health', {}, other.base)).status).toBe(200)
+  } finally {
+    await other.close()
+  }
 })

@@ -4,7 +4,8 @@
  * recipe their signed tokens carry; a token changed by one character, or
  * signed with another secret, is refused. And a store whose writes go
  * through a `persist` hook: a write is answered only once the hook resolved,
- * and a hook that fails answers 503 with Retry-After and changes nothing.
+ * and a hook that fails answers 503 with Retry-After and changes nothing;
+ * fault rules written through the same way.
  */
 import { readFile } from 'node:fs/promises'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -12,6 +13,7 @@ import { generatePlants } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
 import { tenantOfToken } from '../../src/cluster/tenant-tokens.ts'
 import type { StoreChange } from '../../src/core/store.ts'
+import { FaultRules } from '../../src/faults/index.ts'
 import { createPlantStore } from '../../src/index.ts'
 import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
@@ -104,18 +106,44 @@ describe('replicas sharing a cluster secret', () => {
     expect(sandbox.store.provisionedTenants()).toHaveLength(2)
   })
 
-  test('refuse exact plants and a time-to-live, which a signed token cannot carry, with a 400', async () => {
-    const sandbox = await replica()
-    for (const recipe of [{ plants: [{ id: 1, name: 'Fern' }] }, { plants: 2, ttlSeconds: 60 }]) {
-      const response = await fetch(`${sandbox.url}/__sandbox/tenants`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(recipe),
-      })
-      const answer = await read(response)
-      expectErrorBody(answer, 400)
-      expect(answer.text).toContain('cluster')
+  test('refuse exact plants without Redis, which a signed token cannot carry, with a 400 naming --redis-url', async () => {
+    const response = await fetch(`${(await replica()).url}/__sandbox/tenants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plants: [{ id: 1, name: 'Fern' }] }),
+    })
+    const answer = await read(response)
+    expectErrorBody(answer, 400)
+    expect(answer.text).toContain('--redis-url')
+  })
+
+  test('serve a tenant with a time-to-live on any replica until it expires, then refuse its tokens on every one', async () => {
+    const [first, second] = [await replica(), await replica()]
+    const response = await fetch(`${first.url}/__sandbox/tenants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plants: 2, seed: 8, ttlSeconds: 1 }),
+    })
+    expect(response.status).toBe(201)
+    const { tokens, expiresAt } = (await response.json()) as { tokens: { read: string }; expiresAt: string }
+    const expiry = Date.parse(expiresAt)
+    expect(expiry - Date.now()).toBeGreaterThan(0)
+    expect(expiry - Date.now()).toBeLessThanOrEqual(2_000)
+    const list = await fetch(`${second.url}/plants`, { headers: bearer(tokens.read) })
+    expect(await list.json()).toEqual(listOf(generatePlants(8, 2)))
+    await new Promise((resolve) => setTimeout(resolve, expiry - Date.now() + 50))
+    for (const sandbox of [first, second]) {
+      const expired = await read(await fetch(`${sandbox.url}/plants`, { headers: bearer(tokens.read) }))
+      expectErrorBody(expired, 401)
+      expect(JSON.parse(expired.text).message).toBe('The access token has expired.')
+      expect(expired.headers.get('www-authenticate')).toContain('invalid_token')
     }
+  })
+
+  test('are ready without Redis: GET /__sandbox/ready answers 200 with their storage', async () => {
+    const answer = await read(await fetch(`${(await replica()).url}/__sandbox/ready`))
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.text)).toEqual({ status: 'ready', storage: 'memory' })
   })
 
   test('no longer make a tenant deleted through it from its signed tokens', async () => {
@@ -191,6 +219,49 @@ describe('a store with a persist hook', () => {
     expect(await (await fetch(`${sandbox.url}/plants`, { headers: bearer('psm_acme_read') })).text()).toBe(before)
     failing = false
     expect((await create(sandbox, 101)).status).toBe(200)
+  })
+
+  test('answers a fault rule, and its firing, only once the fault rules are written through; a failing hook keeps none', async () => {
+    const written: Array<Array<{ id: string; fired: number; remaining: number | null }>> = []
+    let failing = false
+    const faults = new FaultRules({
+      persist: async (_tenantId, rules) => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        if (failing) throw storageUnavailable('The durable storage is down.')
+        written.push(rules.map(({ id, fired, remaining }) => ({ id, fired, remaining })))
+      },
+    })
+    const sandbox = await startSandbox({ port: 0, faults })
+    running.push(sandbox)
+    const admin = (method: string, path: string, body?: unknown) =>
+      fetch(`${sandbox.url}/__sandbox${path}`, {
+        method,
+        headers: { ...bearer('psm_acme_write'), 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    const added = await admin('POST', '/faults', { method: 'GET', path: '/plants', status: 500, times: 2 })
+    expect(added.status).toBe(201)
+    const { id } = (await added.json()) as { id: string }
+    expect(written).toEqual([[{ id, fired: 0, remaining: 2 }]])
+    expect((await fetch(`${sandbox.url}/plants`, { headers: bearer('psm_acme_read') })).status).toBe(500)
+    expect(written.at(-1)).toEqual([{ id, fired: 1, remaining: 1 }])
+
+    failing = true
+    // The firing cannot be written: 503, and the rule keeps its count (it would fire again).
+    const unwritten = await read(await fetch(`${sandbox.url}/plants`, { headers: bearer('psm_acme_read') }))
+    expectErrorBody(unwritten, 503)
+    expect(unwritten.headers.get('retry-after')).toBe('1')
+    expectErrorBody(await read(await admin('POST', '/faults', { status: 418 })), 503)
+    expectErrorBody(await read(await admin('DELETE', `/faults/${id}`)), 503)
+    const listed = (await (await admin('GET', '/faults')).json()) as { faults: Array<{ id: string; fired: number }> }
+    expect(listed.faults.map((rule) => [rule.id, rule.fired])).toEqual([[id, 1]])
+
+    failing = false
+    expect((await fetch(`${sandbox.url}/plants`, { headers: bearer('psm_acme_read') })).status).toBe(500)
+    expect((await fetch(`${sandbox.url}/plants`, { headers: bearer('psm_acme_read') })).status).toBe(200)
+    expect(written.at(-1)).toEqual([{ id, fired: 2, remaining: 0 }])
+    expect((await admin('DELETE', '/faults')).status).toBe(204)
+    expect(written.at(-1)).toEqual([])
   })
 
   test('keeps concurrent creates of one id to one success and one conflict while the hook is slow', async () => {
