@@ -121,7 +121,7 @@ export class Replica {
    * written there (claimed by this replica) before the tenant is answered;
    * without Redis they are refused (400).
    */
-  async provision(options: ProvisionOptions): Promise<ProvisionedTenant> {
+  async provisionTenant(options: ProvisionOptions): Promise<ProvisionedTenant> {
     if (typeof options.plants !== 'number' && !this.#redis) {
       throw invalidRequest(
         'A sandbox cluster without Redis provisions tenants from {"plants": n, "seed": s}: exact plants need --redis-url.',
@@ -264,7 +264,8 @@ export class Replica {
       return
     }
     if (claim.status === 'claimed') {
-      await store.replaceTenant(claim.tenant, { provisioned: fromRecipe })
+      const { seedPlants, plants: held, ...tenant } = claim.tenant
+      await store.putTenant({ ...tenant, plants: seedPlants }, { plants: held, provisioned: fromRecipe })
       this.#faults?.restore(tenantId, claim.faults)
       if (fromRecipe) this.#fromRecipe.add(tenantId)
       this.#ready.add(tenantId)

@@ -389,20 +389,13 @@ export class PlantStore {
   }
 
   /**
-   * Puts a tenant exactly as a snapshot holds it in place of the one with its
-   * id (if any), e.g. as durable storage last saw it.
+   * Puts a tenant in place of the one with its id (if any): with exactly
+   * `plants` (e.g. as durable storage last saw them), or else its seeded
+   * plants; `provisioned` ones can be evicted.
    *
    * @example
-   * await store.replaceTenant(saved, { provisioned: true })
-   */
-  async replaceTenant(snapshot: TenantSnapshot, options: { provisioned: boolean }): Promise<void> {
-    const { seedPlants, plants, ...spec } = snapshot
-    await this.putTenant({ ...spec, plants: seedPlants }, { plants, provisioned: options.provisioned })
-  }
-
-  /**
-   * Puts a tenant in place of the one with its id (if any): with exactly
-   * `plants`, or else its seeded plants; `provisioned` ones can be evicted.
+   * const { seedPlants, plants, ...tenant } = saved // a TenantSnapshot
+   * await store.putTenant({ ...tenant, plants: seedPlants }, { plants, provisioned: true })
    */
   async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
     const tenant = this.#tenant(tenantSpecSchema.parse(spec), options.plants)

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
+import type { Replica } from '../cluster/replica.ts'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { authenticate, authorize } from '../core/auth.ts'
 import { methodNotAllowed, PlantStoreError, renderError } from '../core/errors.ts'
@@ -20,33 +21,23 @@ export interface AdminOptions {
   /** The tenants' fault rules behind `/faults`. */
   faults: FaultRules
   /** When set, `POST /tenants` requires it in `X-Admin-Key`. */
-  adminKey?: string
+  adminKey?: string | undefined
   /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
-  maxTenants?: number
+  maxTenants?: number | undefined
   /** Plants a provisioned tenant starts with unless the request says (default 5). */
-  plantsPerTenant?: number
+  plantsPerTenant?: number | undefined
   /**
-   * Provisions a tenant instead of the store (issue 14: a cluster replica
-   * signs tokens that carry the recipe and stores nothing).
+   * This sandbox is a cluster replica: it provisions tenants by signing
+   * tokens, deletes them in Redis first (a tombstone), and is ready once it
+   * has reached Redis.
    */
-  provision?: (options: ProvisionOptions) => Promise<ProvisionedTenant>
-  /**
-   * Stores a tenant's deletion durably before it is removed; when it rejects,
-   * nothing is removed and the rejection is the answer (issue 14: a cluster
-   * replica writes it to Redis).
-   */
-  removeDurably?: (tenantId: string) => Promise<void>
+  replica?: Replica | undefined
   /** Called after a tenant is provisioned, with the tenants evicted to make room. */
   onProvisioned?: (tenant: ProvisionedTenant, evicted: readonly string[]) => void
   /** Called after tenants were removed: deleted by their own token, or expired. */
   onRemoved?: (tenantIds: readonly string[], reason: 'deleted' | 'expired') => void
   /** Called after a tenant's plants were put back to its seeded ones. */
   onReset?: (tenantId: string) => void
-  /**
-   * What `GET /ready` reports beyond the store: a cluster replica is ready
-   * once it has reached Redis, and says whether Redis is reachable now.
-   */
-  readiness?: () => { ready: boolean; redis?: 'up' | 'down' }
 }
 
 /** The longest time-to-live of a provisioned tenant, in seconds (a day). */
@@ -111,7 +102,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   /** 200 while the sandbox can serve; 503 with `Retry-After` while it cannot (its world failed, or no Redis yet). */
   const ready = async () => {
     await store.ready.catch(() => undefined)
-    const { ready, ...storage } = options.readiness?.() ?? { ready: true }
+    const { ready, ...storage } = options.replica?.readiness ?? { ready: true }
     const reason = store.failure
       ? 'its world could not be loaded'
       : ready
@@ -138,7 +129,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
           seed: recipe.seed ?? randomSeed(),
           ...(recipe.ttlSeconds === undefined ? {} : { ttlMs: recipe.ttlSeconds * 1000 }),
         }
-        const tenant = await (options.provision ?? ((recipe) => store.provisionTenant(recipe)))(provisioning)
+        const tenant = await (options.replica ?? store).provisionTenant(provisioning)
         const evicted = store.evictIdle(maxTenants)
         forget(evicted)
         if (recipe.ttlSeconds !== undefined) removeExpired()
@@ -159,7 +150,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
             `Tenant ${tenantId} belongs to the sandbox's world; only provisioned tenants can be deleted.`,
           )
         }
-        await options.removeDurably?.(tenantId)
+        await options.replica?.deleteTenant(tenantId)
         store.removeTenant(tenantId)
         forget([tenantId])
         options.onRemoved?.([tenantId], 'deleted')

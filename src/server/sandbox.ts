@@ -3,7 +3,7 @@ import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
 import { createCore, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
-import type { PlantStore, ProvisionedTenant, ProvisionOptions } from '../core/store.ts'
+import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { FaultRules } from '../faults/fault-rules.ts'
 import { callerOf, madeUpOutcome, withFaults } from '../faults/with-faults.ts'
@@ -117,21 +117,14 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const admin = createAdmin({
     store,
     journal,
-    // A cluster replica provisions by signing tokens, and deletes with a tombstone their signatures cannot get past.
-    ...(replica
-      ? {
-          provision: (provisioning: ProvisionOptions) => replica.provision(provisioning),
-          removeDurably: (tenantId: string) => replica.deleteTenant(tenantId),
-          readiness: () => replica.readiness,
-        }
-      : {}),
     faults,
+    replica,
+    adminKey: options.adminKey,
+    maxTenants: options.maxTenants,
+    plantsPerTenant: options.plantsPerTenant,
     onReset: inspector.plantsChanged,
     onRemoved: (tenants, reason) => eventLog?.info({ tenants, reason }, 'tenants removed'),
-    ...(options.adminKey === undefined ? {} : { adminKey: options.adminKey }),
-    ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
-    ...(options.plantsPerTenant === undefined ? {} : { plantsPerTenant: options.plantsPerTenant }),
-    onProvisioned: (tenant: ProvisionedTenant, evicted: readonly string[]) => {
+    onProvisioned: (tenant, evicted) => {
       eventLog?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
     },
   })
