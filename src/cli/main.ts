@@ -7,8 +7,17 @@ import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { conformanceCommand } from '../contracts/conformance/command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
-import { readFixturesFile } from './fixtures-file.ts'
-import { delay, fileInWritableFolder, host, httpUrl, integer, origins, redisUrl, secret } from './parsers.ts'
+import {
+  delay,
+  fileInWritableFolder,
+  host,
+  httpUrl,
+  integer,
+  origins,
+  readFixturesFile,
+  redisUrl,
+  secret,
+} from './parsers.ts'
 import type { CliIo, ServeFlags } from './serve.ts'
 
 export type { CliIo } from './serve.ts'
