@@ -1,7 +1,7 @@
 /** The `plant-store-mock` command line: the sandbox server as the default command, and its subcommands. */
 import { createRequire } from 'node:module'
 import { Command, CommanderError, Option } from 'commander'
-import type { DestinationStream, LevelWithSilent } from 'pino'
+import type { LevelWithSilent } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { conformanceCommand } from '../contracts/conformance/command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
@@ -17,9 +17,7 @@ import {
   redisUrl,
   secret,
 } from './parsers.ts'
-import type { CliIo, ServeFlags } from './serve.ts'
-
-export type { CliIo } from './serve.ts'
+import type { ServeFlags } from './serve.ts'
 
 // Read at run time through the package's self-reference: the same file from `src/` and from the bundle.
 const { version: packageVersion } = createRequire(import.meta.url)('plant-store-mock/package.json') as {
@@ -38,9 +36,8 @@ const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info',
  * sandbox until SIGTERM or SIGINT (see `serve`); a subcommand ends with
  * commander's `command.error(message, { exitCode })`.
  *
- * Without `io`, it writes to standard output asynchronously (log lines are
- * batched into few writes) and has flushed everything when it resolves, so
- * the caller may exit at once.
+ * Log lines are batched into few writes to standard output, and flushed by
+ * the time it resolves, so the caller may exit at once.
  *
  * @example
  * process.exit(await main(process.argv))
@@ -48,40 +45,23 @@ const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info',
  * @example
  * const code = await main(['node', 'plant-store-mock', 'verify', 'pacts/'])
  */
-export async function main(argv: readonly string[], io?: CliIo): Promise<number> {
-  if (io) return run(argv, io)
-  const stdout = standardOutput()
-  try {
-    return await run(argv, { stdout: stdout.stream, stderr: process.stderr })
-  } finally {
-    await stdout.end()
-  }
-}
-
-async function run(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[]): Promise<number> {
+  // A reader that went away (EPIPE, e.g. `| head`): nothing more can be written, nothing to wait for.
+  process.stdout.on('error', () => undefined)
   let exitCode = 0
   const program = sandboxCommand().action(async (flags: ServeFlags) => {
     // Loaded here: help, --version and the subcommands need none of the server.
     const { serve } = await import('./serve.ts')
-    exitCode = await serve(flags, io)
+    const stdout = new BatchedDestination(process.stdout)
+    exitCode = await serve(flags, stdout).finally(() => stdout.flushSync())
   })
-  // Subcommands, one line each. Each loads what it needs (optional peers included) in its action, and ends
-  // through `command.error(message, { exitCode })` when it fails; the loop below wires them to `io`.
+  // Each subcommand loads what it needs (optional peers included) in its action.
   program.addCommand(verifyCommand())
-  program.addCommand(
-    conformanceCommand({
-      onExit: (code) => {
-        exitCode = code
-      },
-    }),
-  )
-  for (const command of [program, ...program.commands]) {
-    command
-      .exitOverride()
-      .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-  }
+  program.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }))
+  // Commands added with addCommand inherit no settings: each throws its CommanderError instead of exiting.
+  for (const command of [program, ...program.commands]) command.exitOverride()
   try {
-    await program.parseAsync([...argv])
+    await program.parseAsync(argv)
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error
     // Commander's own parse errors (unknown option, invalid value…) carry exit code 1: here a usage error is 2.
@@ -162,19 +142,4 @@ function sandboxCommand(): Command {
 function sandboxOption(flags: string, description: string): Option {
   const option = new Option(flags, description)
   return option.env(`PLANT_STORE_${option.name().toUpperCase().replaceAll('-', '_')}`)
-}
-
-/**
- * Standard output for log lines, written in batches (every line of one turn of the event loop in one write),
- * and a way to end it once every line is out. Node writes to files and pipes synchronously on Linux, so a
- * batch is never overtaken by a later one.
- */
-function standardOutput(): { stream: DestinationStream; end(): Promise<void> } {
-  const destination = new BatchedDestination(process.stdout)
-  // A reader that went away (EPIPE, e.g. `| head`): nothing more can be written, nothing to wait for.
-  process.stdout.on('error', () => undefined)
-  return {
-    stream: destination,
-    end: async () => destination.flushSync(),
-  }
 }
