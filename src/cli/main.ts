@@ -1,17 +1,28 @@
 /** The `plant-store-mock` command line: the sandbox server as the default command, and its subcommands. */
-import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Command, CommanderError, Option } from 'commander'
-import type { DestinationStream, LevelWithSilent } from 'pino'
+import type { LevelWithSilent } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { conformanceCommand } from '../contracts/conformance/command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
-import { readFixturesFile } from './fixtures-file.ts'
-import { delay, fileInWritableFolder, host, httpUrl, integer, origins, redisUrl, secret } from './parsers.ts'
-import type { CliIo, ServeFlags } from './serve.ts'
+import {
+  delay,
+  fileInWritableFolder,
+  host,
+  httpUrl,
+  integer,
+  origins,
+  readFixturesFile,
+  redisUrl,
+  secret,
+} from './parsers.ts'
+import type { ServeFlags } from './serve.ts'
 
-export type { CliIo } from './serve.ts'
+// Read at run time through the package's self-reference: the same file from `src/` and from the bundle.
+const { version: packageVersion } = createRequire(import.meta.url)('plant-store-mock/package.json') as {
+  version: string
+}
 
 const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -25,9 +36,8 @@ const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info',
  * sandbox until SIGTERM or SIGINT (see `serve`); a subcommand ends with
  * commander's `command.error(message, { exitCode })`.
  *
- * Without `io`, it writes to standard output asynchronously (log lines are
- * batched into few writes) and has flushed everything when it resolves, so
- * the caller may exit at once.
+ * Log lines are batched into few writes to standard output, and flushed by
+ * the time it resolves, so the caller may exit at once.
  *
  * @example
  * process.exit(await main(process.argv))
@@ -35,40 +45,23 @@ const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info',
  * @example
  * const code = await main(['node', 'plant-store-mock', 'verify', 'pacts/'])
  */
-export async function main(argv: readonly string[], io?: CliIo): Promise<number> {
-  if (io) return run(argv, io)
-  const stdout = standardOutput()
-  try {
-    return await run(argv, { stdout: stdout.stream, stderr: process.stderr })
-  } finally {
-    await stdout.end()
-  }
-}
-
-async function run(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[]): Promise<number> {
+  // A reader that went away (EPIPE, e.g. `| head`): nothing more can be written, nothing to wait for.
+  process.stdout.on('error', () => undefined)
   let exitCode = 0
   const program = sandboxCommand().action(async (flags: ServeFlags) => {
     // Loaded here: help, --version and the subcommands need none of the server.
     const { serve } = await import('./serve.ts')
-    exitCode = await serve(flags, io)
+    const stdout = new BatchedDestination(process.stdout)
+    exitCode = await serve(flags, stdout).finally(() => stdout.flushSync())
   })
-  // Subcommands, one line each. Each loads what it needs (optional peers included) in its action, and ends
-  // through `command.error(message, { exitCode })` when it fails; the loop below wires them to `io`.
+  // Each subcommand loads what it needs (optional peers included) in its action.
   program.addCommand(verifyCommand())
-  program.addCommand(
-    conformanceCommand({
-      onExit: (code) => {
-        exitCode = code
-      },
-    }),
-  )
-  for (const command of [program, ...program.commands]) {
-    command
-      .exitOverride()
-      .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-  }
+  program.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }))
+  // Commands added with addCommand inherit no settings: each throws its CommanderError instead of exiting.
+  for (const command of [program, ...program.commands]) command.exitOverride()
   try {
-    await program.parseAsync([...argv])
+    await program.parseAsync(argv)
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error
     // Commander's own parse errors (unknown option, invalid value…) carry exit code 1: here a usage error is 2.
@@ -79,133 +72,74 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return exitCode
 }
 
-/** The program and its default command's options: every flag has an environment variable. */
+/** The program and its default command's options: every flag has an environment variable (see `sandboxOption`). */
 function sandboxCommand(): Command {
-  return new Command('plant-store-mock')
+  const program = new Command('plant-store-mock')
     .description('Serves the Plant Store sandbox: a stateful, multi-tenant mock of the Plant Store API.')
-    .version(packageVersion())
+    .version(packageVersion)
     .enablePositionalOptions()
     .helpCommand(true)
-    .addOption(
-      new Option('--host <host>', 'interface to listen on')
-        .env('PLANT_STORE_HOST')
-        .argParser(host)
-        .default('127.0.0.1'),
-    )
-    .addOption(
-      new Option('-p, --port <port>', 'port to listen on (0: any free port; see --ready-file)')
-        .env('PLANT_STORE_PORT')
-        .argParser(integer(0, 65535))
-        .default(4010),
-    )
-    .addOption(
-      new Option('--seed <seed>', 'faker seed of the fixture world')
-        .env('PLANT_STORE_SEED')
-        .argParser(integer(-(2 ** 31), 2 ** 31 - 1))
-        .default(defaultSeed),
-    )
-    .addOption(
-      new Option('--plants <count>', 'plants each tenant starts with')
-        .env('PLANT_STORE_PLANTS')
-        .argParser(integer(0, 1_000_000))
-        .default(defaultPlantsPerTenant),
-    )
-    .addOption(
-      new Option('--fixtures <file>', 'JSON file of tenants to start with instead of the fixture world')
-        .env('PLANT_STORE_FIXTURES')
-        .argParser(readFixturesFile),
-    )
-    .addOption(
-      new Option('--quota <count>', 'plants a tenant may hold (default 10000)')
-        .env('PLANT_STORE_QUOTA')
-        .argParser(integer(0, 10_000_000)),
-    )
-    .addOption(
-      new Option('--log-level <level>', 'level of the JSON log lines on stdout; "silent" also drops the banner')
-        .env('PLANT_STORE_LOG_LEVEL')
-        .choices(logLevels)
-        .default('info'),
-    )
-    .addOption(
-      new Option('--request-log <level>', 'level of the one-line-per-request log (default: --log-level)')
-        .env('PLANT_STORE_REQUEST_LOG')
-        .choices(logLevels),
-    )
-    .addOption(
-      new Option('--cors-origins <origins>', 'comma-separated origins allowed by CORS, or "*"')
-        .env('PLANT_STORE_CORS_ORIGINS')
-        .argParser(origins)
-        .default('*'),
-    )
-    .addOption(
-      new Option('--admin-key <key>', 'require this key in X-Admin-Key to create tenants').env('PLANT_STORE_ADMIN_KEY'),
-    )
-    .addOption(
-      new Option('--max-tenants <count>', 'provisioned tenants kept; the least recently used beyond it are evicted')
-        .env('PLANT_STORE_MAX_TENANTS')
-        .argParser(integer(1, 100_000))
-        .default(100),
-    )
-    .addOption(
-      new Option('--journal-size <count>', 'requests kept per tenant for GET /__sandbox/requests')
-        .env('PLANT_STORE_JOURNAL_SIZE')
-        .argParser(integer(1, 10_000))
-        .default(50),
-    )
-    .addOption(
-      new Option('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)')
-        .env('PLANT_STORE_DELAY')
-        .argParser(delay),
-    )
-    .addOption(
-      new Option('--state-file <file>', 'load the whole state from this file at start, write it there on shutdown')
-        .env('PLANT_STORE_STATE_FILE')
-        .argParser(fileInWritableFolder),
-    )
-    .addOption(
-      new Option('--ready-file <file>', 'once listening, write {"url","port","pid"} here as JSON (removed on shutdown)')
-        .env('PLANT_STORE_READY_FILE')
-        .argParser(fileInWritableFolder),
-    )
-    .addOption(
-      new Option('--webhook-url <url>', 'POST each created plant (a NewPlant body) to this URL')
-        .env('PLANT_STORE_WEBHOOK_URL')
-        .argParser(httpUrl),
-    )
-    .addOption(
-      new Option('--cluster-secret <secret>', 'run as a replica of a cluster: the secret all replicas share')
-        .env('PLANT_STORE_CLUSTER_SECRET')
-        .argParser(secret),
-    )
-    .addOption(
-      new Option('--redis-url <url>', 'keep tenants in this Redis (needs --cluster-secret): write-through, takeover')
-        .env('PLANT_STORE_REDIS_URL')
-        .argParser(redisUrl),
-    )
     .addHelpText(
       'after',
       '\nOnce listening, the sandbox logs a JSON line {"msg":"listening","url","host","port"} (at level info).',
     )
     .showHelpAfterError('(run "plant-store-mock --help" for usage)')
+  const options = [
+    sandboxOption('--host <host>', 'interface to listen on').argParser(host).default('127.0.0.1'),
+    sandboxOption('-p, --port <port>', 'port to listen on (0: any free port; see --ready-file)')
+      .argParser(integer(0, 65535))
+      .default(4010),
+    sandboxOption('--seed <seed>', 'faker seed of the fixture world')
+      .argParser(integer(-(2 ** 31), 2 ** 31 - 1))
+      .default(defaultSeed),
+    sandboxOption('--plants <count>', 'plants each tenant starts with')
+      .argParser(integer(0, 1_000_000))
+      .default(defaultPlantsPerTenant),
+    sandboxOption('--fixtures <file>', 'JSON file of tenants to start with instead of the fixture world').argParser(
+      readFixturesFile,
+    ),
+    sandboxOption('--quota <count>', 'plants a tenant may hold (default 10000)').argParser(integer(0, 10_000_000)),
+    sandboxOption('--log-level <level>', 'level of the JSON log lines on stdout; "silent" also drops the banner')
+      .choices(logLevels)
+      .default('info'),
+    sandboxOption('--request-log <level>', 'level of the one-line-per-request log (default: --log-level)').choices(
+      logLevels,
+    ),
+    sandboxOption('--cors-origins <origins>', 'comma-separated origins allowed by CORS, or "*"')
+      .argParser(origins)
+      .default('*'),
+    sandboxOption('--admin-key <key>', 'require this key in X-Admin-Key to create tenants'),
+    sandboxOption('--max-tenants <count>', 'provisioned tenants kept; the least recently used beyond it are evicted')
+      .argParser(integer(1, 100_000))
+      .default(100),
+    sandboxOption('--journal-size <count>', 'requests kept per tenant for GET /__sandbox/requests')
+      .argParser(integer(1, 10_000))
+      .default(50),
+    sandboxOption('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)').argParser(delay),
+    sandboxOption(
+      '--state-file <file>',
+      'load the whole state from this file at start, write it there on shutdown',
+    ).argParser(fileInWritableFolder),
+    sandboxOption(
+      '--ready-file <file>',
+      'once listening, write {"url","port","pid"} here as JSON (removed on shutdown)',
+    ).argParser(fileInWritableFolder),
+    sandboxOption('--webhook-url <url>', 'POST each created plant (a NewPlant body) to this URL').argParser(httpUrl),
+    sandboxOption(
+      '--cluster-secret <secret>',
+      'run as a replica of a cluster: the secret all replicas share',
+    ).argParser(secret),
+    sandboxOption(
+      '--redis-url <url>',
+      'keep tenants in this Redis (needs --cluster-secret): write-through, takeover',
+    ).argParser(redisUrl),
+  ]
+  for (const option of options) program.addOption(option)
+  return program
 }
 
-/** This package's version, from its own package.json: read at run time, so the bundle reads it too. */
-function packageVersion(): string {
-  const path = createRequire(import.meta.url).resolve('plant-store-mock/package.json')
-  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
-}
-
-/**
- * Standard output for log lines, written in batches (every line of one turn of the event loop in one write),
- * and a way to end it once every line is out. Node writes to files and pipes synchronously on Linux, so a
- * batch is never overtaken by a later one.
- */
-function standardOutput(): { stream: DestinationStream; end(): Promise<void> } {
-  const destination = new BatchedDestination(process.stdout)
-  // A reader that went away (EPIPE, e.g. `| head`): nothing more can be written, nothing to wait for.
-  process.stdout.on('error', () => undefined)
-  return {
-    stream: destination,
-    end: async () => destination.flushSync(),
-  }
+/** An option of the default command, also read from its environment variable: `--log-level` from PLANT_STORE_LOG_LEVEL. */
+function sandboxOption(flags: string, description: string): Option {
+  const option = new Option(flags, description)
+  return option.env(`PLANT_STORE_${option.name().toUpperCase().replaceAll('-', '_')}`)
 }

@@ -1,8 +1,9 @@
 /** Parsers of the CLI's option values: each returns the value or throws commander's `InvalidArgumentError`. */
-import { accessSync, constants, statSync } from 'node:fs'
+import { accessSync, constants, readFileSync, statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import { InvalidArgumentError } from 'commander'
+import { type TenantSpec, worldSchema } from '../core/schemas.ts'
 import { type DelayRange, parseDelay } from '../server/simulation.ts'
 
 /**
@@ -129,4 +130,29 @@ export const redisUrl = urlWith(['redis:', 'rediss:'], 'must be a Redis URL such
 export function secret(value: string): string {
   if (value.length < 16) throw new InvalidArgumentError('must be at least 16 characters long.')
   return value
+}
+
+/**
+ * The tenants of a `--fixtures` file: a JSON list of tenants (the core's
+ * `worldSchema`), or an object with such a list under `tenants`. The error
+ * says what is wrong with the file: it cannot be read, is not JSON, or is
+ * not a list of tenants.
+ *
+ * @example
+ * new Option('--fixtures <file>').argParser(readFixturesFile)
+ */
+export function readFixturesFile(path: string): TenantSpec[] {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InvalidArgumentError(`cannot read ${path} as JSON (${(error as Error).message}).`)
+  }
+  const tenants = Array.isArray(value) ? value : (value as { tenants?: unknown } | null)?.tenants
+  const result = worldSchema.safeParse(tenants)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    throw new InvalidArgumentError(`${path} is not a list of tenants (${issue?.path.join('.')}: ${issue?.message}).`)
+  }
+  return result.data
 }

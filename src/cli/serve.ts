@@ -32,102 +32,102 @@ export interface ServeFlags {
   redisUrl?: string
 }
 
-/** Where the CLI writes. */
-export interface CliIo {
-  /** Help, `--version`, the banner and the JSON log lines. */
-  readonly stdout: DestinationStream
-  /** Errors, one line each. */
-  readonly stderr: DestinationStream
-}
-
 /**
- * Serves the sandbox with these flags until SIGTERM or SIGINT, then stops it
- * (in-flight requests finish, the state file is written) and resolves to the
- * exit code: 0 when it stopped cleanly; 1 when the shutdown failed, a second
- * signal cut it short, or the start failed (state file unusable, port taken);
- * 2 when `--host` cannot be listened on. A failed start is one line on stderr.
+ * Serves the sandbox with these flags until SIGTERM or SIGINT, logging to
+ * `stdout`, then stops it (in-flight requests finish, the state file is
+ * written) and resolves to the exit code: 0 when it stopped cleanly; 1 when
+ * the shutdown failed, a second signal cut it short, or the start failed
+ * (state file unusable, port taken); 2 when `--host` cannot be listened on or
+ * `--redis-url` comes without `--cluster-secret`. A failed start is one line
+ * on stderr.
  *
  * Once listening it logs a JSON `listening` line (`url`, `host`, `port`),
  * writes `--ready-file` (`{"url","port","pid"}`, atomically; removed on
  * shutdown) and, unless the log level is `silent`, prints a banner for people.
  *
  * @example
- * process.exitCode = await serve(flags, { stdout: process.stdout, stderr: process.stderr })
+ * process.exitCode = await serve(flags, process.stdout)
  */
-export async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
-  const eventLog = pino({ name: 'plant-store-mock', level: flags.logLevel }, io.stdout)
-  const requestLevel = flags.requestLog ?? flags.logLevel
-  const requestLog = requestLevel === 'silent' ? undefined : eventLog.child({}, { level: requestLevel })
-  const webhook = flags.webhookUrl ? new Webhook({ url: flags.webhookUrl, logger: eventLog }) : undefined
-
-  if (flags.redisUrl && !flags.clusterSecret) {
-    io.stderr.write('plant-store-mock: --redis-url needs --cluster-secret (the secret every replica shares).\n')
-    return 2
+export async function serve(flags: ServeFlags, stdout: DestinationStream): Promise<number> {
+  // The flags named like the sandbox's options go through as they are.
+  const {
+    logLevel,
+    requestLog = logLevel,
+    plants,
+    fixtures,
+    adminKey,
+    webhookUrl,
+    clusterSecret,
+    redisUrl,
+    readyFile,
+    ...options
+  } = flags
+  if (redisUrl && !clusterSecret) {
+    return refuse('--redis-url needs --cluster-secret (the secret every replica shares).', 2)
   }
+  const eventLog = pino({ name: 'plant-store-mock', level: logLevel }, stdout)
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox({
-      host: flags.host,
-      port: flags.port,
-      seed: flags.seed,
-      plantsPerTenant: flags.plants,
-      ...(flags.fixtures ? { world: flags.fixtures } : {}),
-      ...(flags.quota === undefined ? {} : { quota: flags.quota }),
-      corsOrigins: flags.corsOrigins,
-      ...(flags.adminKey ? { adminKey: flags.adminKey } : {}),
-      maxTenants: flags.maxTenants,
-      journalSize: flags.journalSize,
-      ...(flags.delay ? { delay: flags.delay } : {}),
-      ...(flags.stateFile ? { stateFile: flags.stateFile } : {}),
-      ...(webhook ? { webhook } : {}),
-      ...(requestLog ? { requestLog } : {}),
-      ...(flags.clusterSecret
-        ? { cluster: { secret: flags.clusterSecret, ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}) } }
-        : {}),
+      ...options,
+      plantsPerTenant: plants,
+      world: fixtures,
+      adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none
+      webhook: webhookUrl ? new Webhook({ url: webhookUrl, logger: eventLog }) : undefined,
+      requestLog: requestLog === 'silent' ? undefined : eventLog.child({}, { level: requestLog }),
+      cluster: clusterSecret ? { secret: clusterSecret, redisUrl } : undefined,
       eventLog,
     })
   } catch (error) {
     const refusal = startRefusal(error, flags)
     if (!refusal) throw error
-    io.stderr.write(`plant-store-mock: ${refusal.message}\n`)
-    return refusal.exitCode
+    return refuse(refusal.message, refusal.exitCode)
   }
 
   const { address, port } = sandbox.server.address() as AddressInfo
   eventLog.info({ url: sandbox.url, host: address, port }, 'listening')
-  if (flags.logLevel !== 'silent') io.stdout.write(banner(sandbox.url, flags.fixtures !== undefined))
-  if (flags.readyFile) {
+  if (logLevel !== 'silent') stdout.write(banner(sandbox.url, fixtures !== undefined))
+  if (readyFile) {
     try {
-      await writeFileAtomically(flags.readyFile, `${JSON.stringify({ url: sandbox.url, port, pid: process.pid })}\n`)
+      await writeFileAtomically(readyFile, `${JSON.stringify({ url: sandbox.url, port, pid: process.pid })}\n`)
     } catch (error) {
-      io.stderr.write(`plant-store-mock: cannot write --ready-file ${flags.readyFile}: ${(error as Error).message}\n`)
       await sandbox.close()
-      return 1
+      return refuse(`cannot write --ready-file ${readyFile}: ${(error as Error).message}`, 1)
     }
   }
 
-  const first = nextStopSignal()
-  eventLog.info({ signal: await first }, 'shutting down: finishing in-flight requests')
-  const second = nextStopSignal()
-  const outcome = await Promise.race([
-    sandbox.close().then(
-      () => ({ stopped: true as const }),
-      (error: unknown) => ({ error }),
-    ),
-    second.then((signal) => ({ signal })),
-  ])
-  second.cancel()
-  if ('signal' in outcome) {
-    eventLog.warn({ signal: outcome.signal }, 'second signal: exiting now')
-    return 1
-  }
-  if ('error' in outcome) {
-    eventLog.error({ err: outcome.error }, 'shutdown failed')
-    return 1
-  }
-  if (flags.readyFile) await rm(flags.readyFile, { force: true })
-  eventLog.info('stopped')
-  return 0
+  // The first SIGTERM or SIGINT stops the sandbox gracefully; a second one cuts that short.
+  return new Promise((resolve) => {
+    let stopping = false
+    const exit = (code: number) => {
+      for (const name of stopSignals) process.off(name, onSignal)
+      resolve(code)
+    }
+    const onSignal = async (signal: NodeJS.Signals) => {
+      if (stopping) {
+        eventLog.warn({ signal }, 'second signal: exiting now')
+        return exit(1)
+      }
+      stopping = true
+      eventLog.info({ signal }, 'shutting down: finishing in-flight requests')
+      try {
+        await sandbox.close()
+      } catch (error) {
+        eventLog.error({ err: error }, 'shutdown failed')
+        return exit(1)
+      }
+      if (readyFile) await rm(readyFile, { force: true })
+      eventLog.info('stopped')
+      exit(0)
+    }
+    for (const name of stopSignals) process.on(name, onSignal)
+  })
+}
+
+/** Says why the sandbox does not run, in one line on stderr, and answers the exit code. */
+function refuse(message: string, exitCode: number): number {
+  process.stderr.write(`plant-store-mock: ${message}\n`)
+  return exitCode
 }
 
 /** Why the sandbox could not start, for the failures a user can act on. */
@@ -171,16 +171,3 @@ function banner(url: string, fromFixturesFile: boolean): string {
 }
 
 const stopSignals = ['SIGTERM', 'SIGINT'] as const
-
-/** The next SIGTERM or SIGINT; listens from now until it comes or `cancel()` is called. */
-function nextStopSignal(): Promise<NodeJS.Signals> & { cancel(): void } {
-  let listener: (signal: NodeJS.Signals) => void = () => {}
-  const cancel = () => {
-    for (const name of stopSignals) process.off(name, listener)
-  }
-  const signal = new Promise<NodeJS.Signals>((resolve) => {
-    listener = resolve
-    for (const name of stopSignals) process.on(name, listener)
-  }).finally(cancel)
-  return Object.assign(signal, { cancel })
-}
