@@ -39,9 +39,9 @@ export async function openapiDocument(): Promise<{ yaml: string; json: string }>
  * it runs. Without a `Host` header the server is the mount path alone.
  *
  * @example
- * (await servedDocument(req)).json // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
+ * JSON.stringify((await servedDocument(req)).toJS()) // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
  */
-async function servedDocument(req: Request): Promise<{ yaml: string; json: string }> {
+async function servedDocument(req: Request): Promise<Document> {
   const host = req.get('host')
   const server = {
     url: host === undefined ? req.baseUrl || '/' : `${req.protocol}://${host}${req.baseUrl}`,
@@ -49,7 +49,7 @@ async function servedDocument(req: Request): Promise<{ yaml: string; json: strin
   }
   const served = (await shippedContract()).document.clone()
   served.set('servers', served.createNode([server]))
-  return { yaml: served.toString({ lineWidth: 0 }), json: JSON.stringify(served.toJS()) }
+  return served
 }
 
 /** Swagger UI's own files from the `swagger-ui-dist` package: no CDN, works offline. */
@@ -111,10 +111,10 @@ export function docsRouter(): Router {
     res.type('html').send(home)
   })
   router.get('/openapi.yaml', async (req, res) => {
-    res.type('application/yaml; charset=utf-8').send((await servedDocument(req)).yaml)
+    res.type('application/yaml; charset=utf-8').send((await servedDocument(req)).toString({ lineWidth: 0 }))
   })
   router.get('/openapi.json', async (req, res) => {
-    res.type('application/json').send((await servedDocument(req)).json)
+    res.type('application/json').send(JSON.stringify((await servedDocument(req)).toJS()))
   })
   router.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('text/javascript').send(initializer)

@@ -182,16 +182,14 @@ export class RequestJournal {
 
 function matches({ at, request, response }: JournalEntry, filter: JournalFilter): boolean {
   const { method, path, status, since, until } = filter
-  if (method !== undefined && request.method !== method) return false
-  if (path !== undefined && !pathMatches(path, request.path)) return false
-  if (status !== undefined) {
-    if ('exact' in status ? response.status !== status.exact : Math.floor(response.status / 100) !== status.class) {
-      return false
-    }
-  }
-  if (since === undefined && until === undefined) return true
-  const time = Date.parse(at)
-  return (since === undefined || time >= since) && (until === undefined || time < until)
+  return (
+    (method === undefined || request.method === method) &&
+    (path === undefined || pathMatches(path, request.path)) &&
+    (status === undefined ||
+      ('exact' in status ? response.status === status.exact : Math.floor(response.status / 100) === status.class)) &&
+    (since === undefined || Date.parse(at) >= since) &&
+    (until === undefined || Date.parse(at) < until)
+  )
 }
 
 /** `Bearer abc` → `Bearer [redacted]`: the scheme stays, the credential never does. */
