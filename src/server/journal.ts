@@ -48,10 +48,20 @@ export interface RequestJournalOptions {
 /** The request headers a journal keeps. */
 const journaledHeaders = ['authorization', 'content-type', 'content-length', 'accept', 'prefer', 'user-agent'] as const
 
-/** A tenant's kept entries, oldest first, and how many older ones were dropped to stay within the capacity. */
+/**
+ * A tenant's kept entries, a ring once full: `next` is where the next entry
+ * goes, over the oldest (cheaper per request than shifting an array).
+ */
 interface TenantEntries {
   readonly entries: JournalEntry[]
+  next: number
+  /** How many entries were overwritten to stay within the capacity. */
   dropped: number
+}
+
+/** A tenant's kept entries, oldest first. */
+function oldestFirst({ entries, next }: TenantEntries): JournalEntry[] {
+  return entries.slice(next).concat(entries.slice(0, next))
 }
 
 const decoder = new TextDecoder()
@@ -128,12 +138,13 @@ export class RequestJournal {
     }
     let kept = this.#tenants.get(tenantId)
     if (!kept) {
-      kept = { entries: [], dropped: 0 }
+      kept = { entries: [], next: 0, dropped: 0 }
       this.#tenants.set(tenantId, kept)
     }
-    kept.entries.push(entry)
-    if (kept.entries.length > this.capacity) {
-      kept.entries.shift()
+    if (kept.entries.length < this.capacity) kept.entries.push(entry)
+    else {
+      kept.entries[kept.next] = entry
+      kept.next = (kept.next + 1) % this.capacity
       kept.dropped++
     }
     for (const listener of this.#listeners) listener(tenantId, entry)
@@ -146,7 +157,8 @@ export class RequestJournal {
 
   /** The tenant's journaled exchanges, oldest first. */
   entries(tenantId: string): JournalEntry[] {
-    return this.#tenants.get(tenantId)?.entries.slice() ?? []
+    const kept = this.#tenants.get(tenantId)
+    return kept ? oldestFirst(kept) : []
   }
 
   /**
@@ -159,7 +171,7 @@ export class RequestJournal {
    */
   query(tenantId: string, filter: JournalFilter = {}): JournalQueryResult {
     const kept = this.#tenants.get(tenantId)
-    const matching = (kept?.entries ?? []).filter((entry) => matches(entry, filter))
+    const matching = (kept ? oldestFirst(kept) : []).filter((entry) => matches(entry, filter))
     const requests = filter.limit === undefined ? matching : matching.slice(-filter.limit)
     return { count: matching.length, dropped: kept?.dropped ?? 0, requests }
   }
