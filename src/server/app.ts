@@ -69,13 +69,7 @@ export function appOf(parts: SandboxParts, options: CreateAppOptions): express.E
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
-  if (options.requestLog) {
-    const log = requestLog(options.requestLog)
-    app.use((req, res, next) => {
-      log(req, res)
-      next()
-    })
-  }
+  if (options.requestLog) app.use(requestLog(options.requestLog))
   app.use(cors(corsOptions(options.corsOrigins)))
   // The router answers every path (its own error handler included), so the app needs no other.
   app.use(routerOf(parts))

@@ -6,8 +6,19 @@ import type { Document } from 'yaml'
 
 const require = createRequire(import.meta.url)
 
-/** The contract's text, read once on first use. */
-let contract: { yaml: string; json: string } | undefined
+/** The contract's text and its parsed document, read once on first use. */
+let contract: { yaml: string; document: Document } | undefined
+
+async function shippedContract(): Promise<{ yaml: string; document: Document }> {
+  if (!contract) {
+    const root = dirname(require.resolve('plant-store-mock/package.json'))
+    const yaml = readFileSync(join(root, 'contracts', 'openapi.yaml'), 'utf8')
+    // Loaded on first use: the YAML parser is not worth its start-up time otherwise.
+    const { parseDocument } = await import('yaml')
+    contract = { yaml, document: parseDocument(yaml) }
+  }
+  return contract
+}
 
 /**
  * The contract as shipped in the package (`contracts/openapi.yaml`), as YAML
@@ -17,14 +28,8 @@ let contract: { yaml: string; json: string } | undefined
  * JSON.parse((await openapiDocument()).json).info.version // '1.0.0'
  */
 export async function openapiDocument(): Promise<{ yaml: string; json: string }> {
-  if (!contract) {
-    const root = dirname(require.resolve('plant-store-mock/package.json'))
-    const yaml = readFileSync(join(root, 'contracts', 'openapi.yaml'), 'utf8')
-    // Loaded on first use: the YAML parser is not worth its start-up time otherwise.
-    const { parse } = await import('yaml')
-    contract = { yaml, json: JSON.stringify(parse(yaml)) }
-  }
-  return contract
+  const { yaml, document } = await shippedContract()
+  return { yaml, json: JSON.stringify(document.toJS()) }
 }
 
 /**
@@ -34,29 +39,18 @@ export async function openapiDocument(): Promise<{ yaml: string; json: string }>
  * it runs. Without a `Host` header the server is the mount path alone.
  *
  * @example
- * (await servedDocument(req)).json // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
+ * JSON.stringify((await servedDocument(req)).toJS()) // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
  */
-async function servedDocument(req: Request): Promise<{ yaml: string; json: string }> {
+async function servedDocument(req: Request): Promise<Document> {
   const host = req.get('host')
   const server = {
     url: host === undefined ? req.baseUrl || '/' : `${req.protocol}://${host}${req.baseUrl}`,
     description: 'This sandbox: where this document was served from.',
   }
-  if (!parsedContract) {
-    const { parseDocument } = await import('yaml')
-    const document = parseDocument((await openapiDocument()).yaml)
-    parsedContract = { document, data: document.toJS() as Record<string, unknown> }
-  }
-  const document = parsedContract.document.clone()
-  document.set('servers', document.createNode([server]))
-  return {
-    yaml: document.toString({ lineWidth: 0 }),
-    json: JSON.stringify({ ...parsedContract.data, servers: [server] }),
-  }
+  const served = (await shippedContract()).document.clone()
+  served.set('servers', served.createNode([server]))
+  return served
 }
-
-/** The contract parsed once, to be served with each request's own `servers`. */
-let parsedContract: { document: Document; data: Record<string, unknown> } | undefined
 
 /** Swagger UI's own files from the `swagger-ui-dist` package: no CDN, works offline. */
 const swaggerUiDir = dirname(require.resolve('swagger-ui-dist/package.json'))
@@ -110,17 +104,17 @@ const securityHeaders = {
 export function docsRouter(): Router {
   const router = express.Router()
   router.use((_req, res, next) => {
-    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value)
+    res.set(securityHeaders)
     next()
   })
   router.get('/', (_req, res) => {
     res.type('html').send(home)
   })
   router.get('/openapi.yaml', async (req, res) => {
-    res.type('application/yaml; charset=utf-8').send((await servedDocument(req)).yaml)
+    res.type('application/yaml; charset=utf-8').send((await servedDocument(req)).toString({ lineWidth: 0 }))
   })
   router.get('/openapi.json', async (req, res) => {
-    res.type('application/json').send((await servedDocument(req)).json)
+    res.type('application/json').send(JSON.stringify((await servedDocument(req)).toJS()))
   })
   router.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('text/javascript').send(initializer)

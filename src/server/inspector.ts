@@ -15,8 +15,6 @@ export interface InspectorOptions {
   faults: FaultRules
   /** Live streams one tenant may hold open at once (default 4); more are refused with 429. */
   maxStreamsPerTenant?: number
-  /** Live streams the whole sandbox holds open at once (default 100); more are refused with 429. */
-  maxStreams?: number
 }
 
 /** How the live stream stays cheap with a busy tenant. */
@@ -31,6 +29,8 @@ export const inspectorLimits = {
   maxBufferedBytes: 1 << 20,
   /** A comment line keeps idle streams open through proxies and socket timeouts. */
   heartbeatMs: 15_000,
+  /** Live streams the whole sandbox holds open at once; more are refused with 429. */
+  maxStreams: 100,
 } as const
 
 /** One open live stream. */
@@ -72,13 +72,13 @@ const pageHeaders = {
   'cache-control': 'no-cache',
 } as const
 
-/** Connect-style middleware: answers what it owns, hands the rest to `next`. */
-export type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void
-
 /** The live inspector: its routes, and how to tell it what it cannot see happen. */
 export interface Inspector {
-  /** Its page, script, style and event stream, for the `/__sandbox` mount point (plain Node: no Express needed). */
-  readonly middleware: Middleware
+  /**
+   * Its page, script, style and event stream, for the `/__sandbox` mount point: connect-style middleware that
+   * answers what it owns and hands the rest to `next` (plain Node: no Express needed).
+   */
+  readonly middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void
   /** A tenant's plants changed outside the API (a reset): its streams get them again. */
   plantsChanged(tenantId: string): void
 }
@@ -96,18 +96,13 @@ export interface Inspector {
  * const inspector = createInspector({ store, journal, faults })
  * router.use('/__sandbox', inspector.middleware)
  */
-export function createInspector(options: InspectorOptions): Inspector {
-  const { store, journal, faults } = options
-  const maxPerTenant = options.maxStreamsPerTenant ?? 4
-  const maxStreams = options.maxStreams ?? 100
-  const streams = new Map<string, Set<Stream>>()
-  let open = 0
+export function createInspector({ store, journal, faults, maxStreamsPerTenant = 4 }: InspectorOptions): Inspector {
+  const streams = new Set<Stream>()
   let ticker: ReturnType<typeof setInterval> | undefined
   let ticks = 0
 
   const each = (tenantId: string, change: (stream: Stream) => void) => {
-    const tenantStreams = streams.get(tenantId)
-    if (tenantStreams) for (const stream of tenantStreams) change(stream)
+    for (const stream of streams) if (stream.tenantId === tenantId) change(stream)
   }
   journal.subscribe((tenantId, entry) => {
     each(tenantId, (stream) => {
@@ -127,11 +122,8 @@ export function createInspector(options: InspectorOptions): Inspector {
   })
 
   const close = (stream: Stream) => {
-    const tenantStreams = streams.get(stream.tenantId)
-    if (!tenantStreams?.delete(stream)) return
-    open--
-    if (tenantStreams.size === 0) streams.delete(stream.tenantId)
-    if (open === 0) {
+    if (!streams.delete(stream)) return
+    if (streams.size === 0) {
       clearInterval(ticker)
       ticker = undefined
     }
@@ -141,29 +133,27 @@ export function createInspector(options: InspectorOptions): Inspector {
   const flush = () => {
     ticks++
     const heartbeat = ticks % Math.round(inspectorLimits.heartbeatMs / inspectorLimits.flushIntervalMs) === 0
-    for (const [tenantId, tenantStreams] of streams) {
-      const gone = !store.hasTenant(tenantId)
-      for (const stream of tenantStreams) {
-        if (gone) {
-          stream.res.write(event('gone', { tenant: tenantId }))
-          close(stream)
-          continue
-        }
-        let chunk = ''
-        if (stream.skipped > 0) chunk += event('skipped', { count: stream.skipped })
-        for (const entry of stream.queue) chunk += event('exchange', entry)
-        if (stream.plantsChanged) chunk += plantsEvent(store, tenantId)
-        if (stream.faultsChanged) chunk += event('faults', { faults: faults.list(tenantId) })
-        if (chunk === '' && heartbeat) chunk = ': keep-alive\n\n'
-        stream.queue.length = 0
-        stream.skipped = 0
-        stream.plantsChanged = false
-        stream.faultsChanged = false
-        if (chunk === '') continue
-        stream.res.write(chunk)
-        // A client that cannot keep up is let go rather than buffered for without bound.
-        if (stream.res.writableLength > inspectorLimits.maxBufferedBytes) close(stream)
+    for (const stream of streams) {
+      const { tenantId } = stream
+      if (!store.hasTenant(tenantId)) {
+        stream.res.write(event('gone', { tenant: tenantId }))
+        close(stream)
+        continue
       }
+      let chunk = ''
+      if (stream.skipped > 0) chunk += event('skipped', { count: stream.skipped })
+      for (const entry of stream.queue) chunk += event('exchange', entry)
+      if (stream.plantsChanged) chunk += plantsEvent(store, tenantId)
+      if (stream.faultsChanged) chunk += event('faults', { faults: faults.list(tenantId) })
+      if (chunk === '' && heartbeat) chunk = ': keep-alive\n\n'
+      stream.queue.length = 0
+      stream.skipped = 0
+      stream.plantsChanged = false
+      stream.faultsChanged = false
+      if (chunk === '') continue
+      stream.res.write(chunk)
+      // A client that cannot keep up is let go rather than buffered for without bound.
+      if (stream.res.writableLength > inspectorLimits.maxBufferedBytes) close(stream)
     }
   }
 
@@ -173,13 +163,15 @@ export function createInspector(options: InspectorOptions): Inspector {
       const principal = authenticate(store, req.headers.authorization ?? null)
       authorize(principal, 'plants:read')
       const { tenantId } = principal
-      const tenantStreams = streams.get(tenantId) ?? new Set<Stream>()
-      if (tenantStreams.size >= maxPerTenant || open >= maxStreams) {
-        const limit = tenantStreams.size >= maxPerTenant ? `${maxPerTenant} for a tenant` : `${maxStreams} in all`
-        sendCoreResponse(req, res, {
-          ...errorResponse(429, `Too many open inspector streams (at most ${limit}); close one first.`),
-          headers: { 'content-type': 'application/json', 'retry-after': '5' },
-        })
+      let tenantStreams = 0
+      each(tenantId, () => tenantStreams++)
+      if (tenantStreams >= maxStreamsPerTenant || streams.size >= inspectorLimits.maxStreams) {
+        const limit =
+          tenantStreams >= maxStreamsPerTenant
+            ? `${maxStreamsPerTenant} for a tenant`
+            : `${inspectorLimits.maxStreams} in all`
+        const message = `Too many open inspector streams (at most ${limit}); close one first.`
+        sendCoreResponse(req, res, errorResponse(429, message, { 'retry-after': '5' }))
         return
       }
       res.writeHead(200, {
@@ -188,9 +180,7 @@ export function createInspector(options: InspectorOptions): Inspector {
         'x-accel-buffering': 'no',
       })
       const stream: Stream = { tenantId, res, queue: [], skipped: 0, plantsChanged: false, faultsChanged: false }
-      tenantStreams.add(stream)
-      streams.set(tenantId, tenantStreams)
-      open++
+      streams.add(stream)
       ticker ??= setInterval(flush, inspectorLimits.flushIntervalMs)
       ticker.unref?.()
       res.on('close', () => close(stream))
@@ -204,7 +194,7 @@ export function createInspector(options: InspectorOptions): Inspector {
     }
   }
 
-  const middleware: Middleware = (req, res, next) => {
+  const middleware: Inspector['middleware'] = (req, res, next) => {
     const method = req.method ?? 'GET'
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     if (method === 'GET' && path === '/events') {

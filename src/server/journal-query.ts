@@ -3,7 +3,6 @@ import { invalidRequest } from '../core/errors.ts'
 import { invalidField } from '../faults/errors.ts'
 import { pathPatternSchema } from '../faults/path-pattern.ts'
 import { methodSchema } from '../faults/rule.ts'
-import type { JournalFilter } from './journal.ts'
 
 /** Bounds of a journal query: the most entries one answer holds, the longest query string. */
 export const journalQueryLimits = { maxLimit: 1000, maxQueryLength: 2048 } as const
@@ -16,17 +15,19 @@ const instant = z.iso.datetime({ offset: true, error: instantMessage }).transfor
 
 const journalQuerySchema = z.strictObject({
   method: methodSchema.optional(),
+  /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
   path: pathPatternSchema.optional(),
+  /** An exact status (`0` for a transport fault), or a class: `4` for 4xx. */
   status: z
     .string()
     .regex(/^(?:0|[1-5]\d\d|[1-5]xx)$/, { error: statusMessage })
-    .transform(
-      (text): NonNullable<JournalFilter['status']> =>
-        text.endsWith('xx') ? { class: Number(text[0]) } : { exact: Number(text) },
-    )
+    .transform((text) => (text.endsWith('xx') ? { class: Number(text[0]) } : { exact: Number(text) }))
     .optional(),
+  /** Epoch ms: entries at or after. */
   since: instant.optional(),
+  /** Epoch ms: entries before. */
   until: instant.optional(),
+  /** At most this many entries, the most recent ones. */
   limit: z
     .string()
     .regex(/^\d{1,4}$/, { error: limitMessage })
@@ -34,6 +35,9 @@ const journalQuerySchema = z.strictObject({
     .pipe(z.number().min(1, { error: limitMessage }).max(journalQueryLimits.maxLimit, { error: limitMessage }))
     .optional(),
 })
+
+/** Which entries a journal query selects: every field optional, all given ones must hold. */
+export type JournalFilter = Readonly<z.output<typeof journalQuerySchema>>
 
 /**
  * Parses the query string of `GET /__sandbox/requests`: `method`, `path` (a

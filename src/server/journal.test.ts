@@ -1,20 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { CoreRequest } from '../core/http.ts'
-import { RequestJournal, Ring } from './journal.ts'
-
-describe('Ring', () => {
-  test('keeps the last items pushed, oldest first', () => {
-    const ring = new Ring<number>(3)
-    for (const n of [1, 2, 3, 4, 5]) ring.push(n)
-    expect(ring.toArray()).toEqual([3, 4, 5])
-  })
-
-  test('answers what it holds before it is full', () => {
-    const ring = new Ring<number>(3)
-    ring.push(1)
-    expect(ring.toArray()).toEqual([1])
-  })
-})
+import { RequestJournal } from './journal.ts'
 
 function request(headers: Record<string, string>): CoreRequest {
   return {
@@ -40,6 +26,14 @@ describe('RequestJournal', () => {
     const [entry] = journal.entries('t')
     expect(entry?.request.body).toBe('{"id…')
     expect(entry?.response.body).toBe('0123…')
+  })
+
+  test('keeps the last entries of a tenant, oldest first, and counts those it dropped', () => {
+    const journal = new RequestJournal({ capacity: 3 })
+    for (const status of [201, 202, 203, 204, 205])
+      journal.record('t', request({}), { status, headers: {}, body: null })
+    expect(journal.entries('t').map(({ response }) => response.status)).toEqual([203, 204, 205])
+    expect(journal.query('t')).toMatchObject({ count: 3, dropped: 2 })
   })
 
   test('keeps each tenant apart and forgets one on request', () => {

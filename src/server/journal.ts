@@ -1,7 +1,8 @@
 import type { OperationId, Outcome } from '../core/app.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
 import { pathMatches } from '../faults/path-pattern.ts'
-import { requestIdSyntax } from './request-id.ts'
+import type { JournalFilter } from './journal-query.ts'
+import { requestIdSyntax } from './request-log.ts'
 
 /** One journaled exchange: what a tenant asked and what it was answered. */
 export interface JournalEntry {
@@ -22,21 +23,6 @@ export interface JournalEntry {
   }
   /** The answer; status `0` with a `fault` when the transport was made to fail. */
   readonly response: CoreResponse
-}
-
-/** Which entries a journal query selects: every field optional, all given ones must hold. */
-export interface JournalFilter {
-  readonly method?: string
-  /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
-  readonly path?: string
-  /** An exact status (`0` for a transport fault), or a class: `4` for 4xx. */
-  readonly status?: { readonly exact: number } | { readonly class: number }
-  /** Epoch ms: entries at or after. */
-  readonly since?: number
-  /** Epoch ms: entries before. */
-  readonly until?: number
-  /** At most this many entries, the most recent ones. */
-  readonly limit?: number
 }
 
 /** The answer to a journal query. */
@@ -63,40 +49,19 @@ export interface RequestJournalOptions {
 const journaledHeaders = ['authorization', 'content-type', 'content-length', 'accept', 'prefer', 'user-agent'] as const
 
 /**
- * A bounded ring buffer: keeps the last `capacity` items pushed.
- *
- * @example
- * const ring = new Ring<number>(2)
- * ring.push(1); ring.push(2); ring.push(3)
- * ring.toArray() // [2, 3]
+ * A tenant's kept entries, a ring once full: `next` is where the next entry
+ * goes, over the oldest (cheaper per request than shifting an array).
  */
-export class Ring<T> {
-  readonly #items: T[] = []
-  readonly #capacity: number
-  #next = 0
-  #pushed = 0
+interface TenantEntries {
+  readonly entries: JournalEntry[]
+  next: number
+  /** How many entries were overwritten to stay within the capacity. */
+  dropped: number
+}
 
-  constructor(capacity: number) {
-    this.#capacity = Math.max(1, capacity)
-  }
-
-  push(item: T): void {
-    if (this.#items.length < this.#capacity) this.#items.push(item)
-    else this.#items[this.#next] = item
-    this.#next = (this.#next + 1) % this.#capacity
-    this.#pushed++
-  }
-
-  /** How many items were pushed out to make room. */
-  get dropped(): number {
-    return this.#pushed - this.#items.length
-  }
-
-  /** Oldest first. */
-  toArray(): T[] {
-    if (this.#items.length < this.#capacity) return [...this.#items]
-    return [...this.#items.slice(this.#next), ...this.#items.slice(0, this.#next)]
-  }
+/** A tenant's kept entries, oldest first. */
+function oldestFirst({ entries, next }: TenantEntries): JournalEntry[] {
+  return entries.slice(next).concat(entries.slice(0, next))
 }
 
 const decoder = new TextDecoder()
@@ -114,8 +79,8 @@ function now(): string {
 }
 
 /**
- * The recent requests of each tenant and the answers given, in a bounded ring
- * buffer per tenant, with `Authorization` values redacted. Subscribe
+ * The recent requests of each tenant and the answers given, the last
+ * `capacity` per tenant, with `Authorization` values redacted. Subscribe
  * {@link RequestJournal.observe} to the core's outcomes.
  *
  * @example
@@ -126,14 +91,14 @@ function now(): string {
 export class RequestJournal {
   /** Entries kept per tenant. */
   readonly capacity: number
-  readonly #rings = new Map<string, Ring<JournalEntry>>()
+  readonly #tenants = new Map<string, TenantEntries>()
   readonly #maxBodyChars: number
   readonly #listeners = new Set<JournalListener>()
   /** Numbers the ids of requests that came without one. */
   #sequence = 0
 
   constructor(options: RequestJournalOptions = {}) {
-    this.capacity = options.capacity ?? 50
+    this.capacity = Math.max(1, options.capacity ?? 50)
     this.#maxBodyChars = options.maxBodyChars ?? 4096
   }
 
@@ -145,11 +110,6 @@ export class RequestJournal {
     requestBody?: Uint8Array,
     operation?: OperationId,
   ): void {
-    let ring = this.#rings.get(tenantId)
-    if (!ring) {
-      ring = new Ring(this.capacity)
-      this.#rings.set(tenantId, ring)
-    }
     const headers: Record<string, string> = {}
     for (const name of journaledHeaders) {
       const value = request.header(name)
@@ -176,7 +136,17 @@ export class RequestJournal {
           ? response
           : { ...response, body: this.#cut(response.body) },
     }
-    ring.push(entry)
+    let kept = this.#tenants.get(tenantId)
+    if (!kept) {
+      kept = { entries: [], next: 0, dropped: 0 }
+      this.#tenants.set(tenantId, kept)
+    }
+    if (kept.entries.length < this.capacity) kept.entries.push(entry)
+    else {
+      kept.entries[kept.next] = entry
+      kept.next = (kept.next + 1) % this.capacity
+      kept.dropped++
+    }
     for (const listener of this.#listeners) listener(tenantId, entry)
   }
 
@@ -187,7 +157,8 @@ export class RequestJournal {
 
   /** The tenant's journaled exchanges, oldest first. */
   entries(tenantId: string): JournalEntry[] {
-    return this.#rings.get(tenantId)?.toArray() ?? []
+    const kept = this.#tenants.get(tenantId)
+    return kept ? oldestFirst(kept) : []
   }
 
   /**
@@ -199,15 +170,15 @@ export class RequestJournal {
    * journal.query('acme', { method: 'DELETE', path: '/plants/{id}' }).count // 1
    */
   query(tenantId: string, filter: JournalFilter = {}): JournalQueryResult {
-    const ring = this.#rings.get(tenantId)
-    const matching = (ring?.toArray() ?? []).filter((entry) => matches(entry, filter))
+    const kept = this.#tenants.get(tenantId)
+    const matching = (kept ? oldestFirst(kept) : []).filter((entry) => matches(entry, filter))
     const requests = filter.limit === undefined ? matching : matching.slice(-filter.limit)
-    return { count: matching.length, dropped: ring?.dropped ?? 0, requests }
+    return { count: matching.length, dropped: kept?.dropped ?? 0, requests }
   }
 
   /** Forgets a tenant's entries (on reset, on `DELETE /__sandbox/requests`, on removal). */
   forget(tenantId: string): void {
-    this.#rings.delete(tenantId)
+    this.#tenants.delete(tenantId)
   }
 
   /** Calls `listener` with each entry as it is journaled; answers a function that stops it. */
@@ -223,16 +194,14 @@ export class RequestJournal {
 
 function matches({ at, request, response }: JournalEntry, filter: JournalFilter): boolean {
   const { method, path, status, since, until } = filter
-  if (method !== undefined && request.method !== method) return false
-  if (path !== undefined && !pathMatches(path, request.path)) return false
-  if (status !== undefined) {
-    if ('exact' in status ? response.status !== status.exact : Math.floor(response.status / 100) !== status.class) {
-      return false
-    }
-  }
-  if (since === undefined && until === undefined) return true
-  const time = Date.parse(at)
-  return (since === undefined || time >= since) && (until === undefined || time < until)
+  return (
+    (method === undefined || request.method === method) &&
+    (path === undefined || pathMatches(path, request.path)) &&
+    (status === undefined ||
+      ('exact' in status ? response.status === status.exact : Math.floor(response.status / 100) === status.class)) &&
+    (since === undefined || Date.parse(at) >= since) &&
+    (until === undefined || Date.parse(at) < until)
+  )
 }
 
 /** `Bearer abc` → `Bearer [redacted]`: the scheme stays, the credential never does. */

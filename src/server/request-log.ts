@@ -2,7 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
 import type { DestinationStream, Logger } from 'pino'
 import { randomId } from '../core/random.ts'
-import { requestIdSyntax } from './request-id.ts'
+
+/**
+ * What a client's `X-Request-Id` must look like to be kept (echoed in the
+ * request log, used as the journal entry's id): 1 to 128 word characters,
+ * dots, colons and dashes.
+ *
+ * @example
+ * requestIdSyntax.test('checkout-42') // true
+ */
+export const requestIdSyntax = /^[\w.:-]{1,128}$/
 
 /**
  * Request ids unique to this process without a random draw per request: a
@@ -17,14 +26,16 @@ let idCounter = 0
  * structured pino line when the answer is finished: request id, method, URL
  * as sent, status and time taken. Credentials are only noted as present and
  * redacted, never logged. No child logger per request: the hot path pays for
- * one log call.
+ * one log call. Connect-style: calls `next` when given, so Express can mount it.
  *
  * @example
+ * app.use(requestLog(pino()))
+ * // or, without Express:
  * const log = requestLog(pino())
  * createServer((req, res) => { log(req, res); handle(req, res) })
  */
-export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
+export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse, next?: () => void) => void {
+  return (req, res, next) => {
     const started = performance.now()
     const presented = req.headers['x-request-id']
     const id =
@@ -54,6 +65,7 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
         'request completed',
       )
     })
+    next?.()
   }
 }
 

@@ -18,9 +18,6 @@ export interface SimulationOptions {
   onSimulated?: (request: CoreRequest, response: CoreResponse) => void
 }
 
-/** The default and upper bound of {@link SimulationOptions.maxDelay}. */
-export const defaultMaxDelay = maxDelayMs
-
 /**
  * Parses a delay as the CLI takes it: `250` (fixed) or `100-500` (a range),
  * in milliseconds. Returns `undefined` for anything else.
@@ -73,7 +70,7 @@ export function parsePrefer(header: string): Record<string, string> {
  * const handle = withSimulation(createCore(store), { delay: { min: 50, max: 200 } })
  */
 export function withSimulation(handle: PlantStoreHandler, options: SimulationOptions = {}): PlantStoreHandler {
-  const maxDelay = Math.min(options.maxDelay ?? defaultMaxDelay, defaultMaxDelay)
+  const maxDelay = Math.min(options.maxDelay ?? maxDelayMs, maxDelayMs)
   const serverDelay = options.delay
   const simulate = async (request: CoreRequest, prefer: string): Promise<CoreResponse> => {
     const preferences = parsePrefer(prefer)

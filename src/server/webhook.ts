@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { OutcomeListener } from '../core/app.ts'
 import { type StoredPlant, toPlant } from '../core/schemas.ts'
+import { sleep } from '../faults/answers.ts'
 
 export interface WebhookOptions {
   /** Where each created plant is posted. */
@@ -81,7 +82,7 @@ export class Webhook {
 
   async #deliver(body: string, tenantId: string): Promise<void> {
     for (let attempt = 0; attempt <= this.#retries; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, this.#backoffMs * 2 ** (attempt - 1)))
+      if (attempt > 0) await sleep(this.#backoffMs * 2 ** (attempt - 1))
       let outcome: string
       try {
         const response = await fetch(this.url, {
