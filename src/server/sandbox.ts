@@ -101,7 +101,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
       }
     : journal.observe
   const simulated = withSimulation(createCore(store, { onOutcome }), {
-    ...(options.delay ? { delay: options.delay } : {}),
+    delay: options.delay,
     // A made-up answer never reached the core: reported under the caller's tenant, if any.
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
@@ -112,7 +112,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     store,
     journal,
     faults,
-    ...(options.maxStreamsPerTenant === undefined ? {} : { maxStreamsPerTenant: options.maxStreamsPerTenant }),
+    maxStreamsPerTenant: options.maxStreamsPerTenant,
   })
   const admin = createAdmin({
     store,

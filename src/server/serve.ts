@@ -65,18 +65,10 @@ export const serverTimeouts = {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   // Loaded only for a cluster replica: a single sandbox loads no Redis client.
   const replica = options.cluster
-    ? await (await import('../cluster/replica.ts')).Replica.join(options.cluster, {
-        ...(options.eventLog ? { eventLog: options.eventLog } : {}),
-        ...(options.maxTenants === undefined ? {} : { maxTenants: options.maxTenants }),
-      })
+    ? await (await import('../cluster/replica.ts')).Replica.join(options.cluster, options)
     : undefined
   const store = options.store ?? createPlantStore(replica?.persist ? { ...options, persist: replica.persist } : options)
-  const faults =
-    options.faults ??
-    new FaultRules({
-      ...(options.now ? { now: options.now } : {}),
-      ...(replica?.persistFaults ? { persist: replica.persistFaults } : {}),
-    })
+  const faults = options.faults ?? new FaultRules({ now: options.now, persist: replica?.persistFaults })
   replica?.attach(store, faults)
   if (options.stateFile) {
     const saved = await readStateFile(options.stateFile)
@@ -86,7 +78,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     }
   }
   await store.ready // a world that cannot be loaded stops the start here
-  const parts = sandboxParts({ ...options, store, faults, ...(replica ? { replica } : {}) })
+  const parts = sandboxParts({ ...options, store, faults, replica })
   const loadApp = async () => (await import('./app.ts')).appOf(parts, options)
   const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
     host: options.host ?? '127.0.0.1',
