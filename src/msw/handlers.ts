@@ -30,13 +30,16 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
   const store = options.store ?? createPlantStore(options)
   const { onOutcome, faults } = options
-  const core = createCore(store, onOutcome ? { onOutcome } : {})
-  const handle = faults ? withFaults(core, { store, faults, ...(onOutcome ? { onOutcome } : {}) }) : core
+  const core = createCore(store, { onOutcome })
+  const handle = faults ? withFaults(core, { store, faults, onOutcome }) : core
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
 
-  const resolvers = routes.map(({ segments }) => ({ request }: { request: Request }) => {
-    const response = handle(toCoreRequest(request, segments.length))
-    return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
+  const resolvers = routes.map(({ path }) => {
+    const segments = path.split('/').length - 1
+    return ({ request }: { request: Request }) => {
+      const response = handle(toCoreRequest(request, segments))
+      return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
+    }
   })
   const mswPath = (path: string) => `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`
   // One handler per operation first (msw matches a method-specific handler fastest),
@@ -54,17 +57,13 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
  * segments of the URL's path, as sent (the part below any base address).
  */
 function toCoreRequest(request: Request, segments: number): CoreRequest {
-  const url = request.url
-  const queryStart = url.indexOf('?')
-  const hashStart = url.indexOf('#')
-  const query = queryStart === -1 ? '' : url.slice(queryStart + 1, hashStart === -1 ? undefined : hashStart)
-  const { pathname } = new URL(url)
-  const trailingSlash = pathname.length > 1 && pathname.endsWith('/')
-  const parts = (trailingSlash ? pathname.slice(0, -1) : pathname).split('/')
+  const { pathname, search } = new URL(request.url)
+  const parts = pathname.split('/')
+  const trailingSlash = pathname.length > 1 && parts.at(-1) === ''
   return {
     method: request.method,
-    path: `/${parts.slice(-segments).join('/')}${trailingSlash ? '/' : ''}`,
-    query,
+    path: `/${parts.slice(-segments - Number(trailingSlash)).join('/')}`,
+    query: search.slice(1),
     header: (name) => request.headers.get(name),
     readBody: (limit) => readLimited(request.body, limit),
   }
