@@ -4,7 +4,7 @@ import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.t
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { sleep } from '../faults/answers.ts'
-import type { FaultRules } from '../faults/fault-rules.ts'
+import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
 
 export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOptions {
@@ -50,6 +50,33 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
     ),
     ...routes.map(({ path }, i) => http.all(mswPath(path), resolvers[i]!)),
   ]
+}
+
+/** The Plant Store handlers, with the store and the fault rules behind them. */
+export interface PlantStoreMock {
+  /** The stateful store behind the handlers: `reset()` (to the set-up world), `load()`, `plants(tenant)` (`@msw/data` queries), `snapshot()`. */
+  readonly store: PlantStore
+  /** The Plant Store handlers, to give msw's server or worker. */
+  readonly handlers: readonly HttpHandler[]
+  /**
+   * Per-tenant fault rules the handlers answer before the store, the same
+   * rules as the sandbox's `/__sandbox/faults`: `add(tenant, rule)`,
+   * `list(tenant)`, `remove(tenant, id)`, `clear()`.
+   */
+  readonly faults: FaultRules
+}
+
+/**
+ * {@link createHandlers} with a store and fault rules (new ones unless given):
+ * what `setupPlantStoreServer` and `setupPlantStoreWorker` plug into msw.
+ *
+ * @example
+ * const { handlers, store, faults } = createPlantStoreMock({ seed: 7 })
+ */
+export function createPlantStoreMock(options: CreateHandlersOptions = {}): PlantStoreMock {
+  const store = options.store ?? createPlantStore(options)
+  const faults = options.faults ?? new FaultRules({ now: options.now })
+  return { store, handlers: createHandlers({ ...options, store, faults }), faults }
 }
 
 /**
