@@ -34,21 +34,21 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   const handle = faults ? withFaults(core, { store, faults, onOutcome }) : core
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
 
-  const resolvers = routes.map(({ path }) => {
+  const paths = routes.map(({ path, methods }) => {
     const segments = path.split('/').length - 1
-    return ({ request }: { request: Request }) => {
+    const resolver = ({ request }: { request: Request }) => {
       const response = handle(toCoreRequest(request, segments))
       return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
     }
+    return { mswPath: `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`, methods: [...methods.keys()], resolver }
   })
-  const mswPath = (path: string) => `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`
   // One handler per operation first (msw matches a method-specific handler fastest),
   // then a catch-all per path so that other methods get the core's 405 with `Allow`.
   return [
-    ...routes.flatMap(({ path, methods }, i) =>
-      [...methods.keys()].map((method) => http[method.toLowerCase() as 'get'](mswPath(path), resolvers[i]!)),
+    ...paths.flatMap(({ mswPath, methods, resolver }) =>
+      methods.map((method) => http[method.toLowerCase() as 'get'](mswPath, resolver)),
     ),
-    ...routes.map(({ path }, i) => http.all(mswPath(path), resolvers[i]!)),
+    ...paths.map(({ mswPath, resolver }) => http.all(mswPath, resolver)),
   ]
 }
 

@@ -9,7 +9,6 @@ import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.t
  * raw query string, headers as fetch would join them (`, ` between repeats,
  * `Authorization` included), and a body reader that checks `Content-Length`
  * before reading and stops as soon as the limit is passed.
- *
  */
 function toCoreRequest(req: IncomingMessage, res: ServerResponse): CoreRequest {
   const url = req.url ?? '/'
@@ -94,7 +93,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
  * was refused unread (413) the connection is closed rather than drained.
  *
  * @example
- * sendCoreResponse(req, res, await handle(toCoreRequest(req)))
+ * sendCoreResponse(req, res, renderError(new PlantStoreError('not_found', 'No such page.')))
  */
 export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
   if (res.headersSent) return
