@@ -1,13 +1,10 @@
-import type { HttpHandler } from 'msw'
 import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
 import type { PlantStore } from './core/store.ts'
-import { createPlantStore } from './create-plant-store.ts'
-import { FaultRules } from './faults/fault-rules.ts'
-import { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
+import { type CreateHandlersOptions, createPlantStoreMock, type PlantStoreMock } from './msw/handlers.ts'
 
 export type { SetupWorker, StartOptions } from 'msw/browser'
 
-export interface PlantStoreWorker {
+export interface PlantStoreWorker extends PlantStoreMock {
   /** The msw worker: `start()`, `stop()`, `use()` overrides, `resetHandlers()`. */
   readonly worker: SetupWorker
   /**
@@ -16,13 +13,6 @@ export interface PlantStoreWorker {
    * `listPlants(tenantId)` and `snapshot()` (inspect), `ready`.
    */
   readonly store: PlantStore
-  /** The Plant Store handlers the worker started with. */
-  readonly handlers: readonly HttpHandler[] /**
-   * Per-tenant fault rules the handlers answer before the store, the same
-   * rules as the sandbox's `/__sandbox/faults`: `add(tenant, rule)`,
-   * `list(tenant)`, `remove(tenant, id)`, `clear()`.
-   */
-  readonly faults: FaultRules
 }
 
 /**
@@ -64,10 +54,8 @@ export const plantStoreWorkerStartOptions = {
  * const { worker } = setupPlantStoreWorker({ baseUrl: 'https://plants.example.com' })
  */
 export function setupPlantStoreWorker(options: CreateHandlersOptions = {}): PlantStoreWorker {
-  const store = options.store ?? createPlantStore(options)
-  const faults = options.faults ?? new FaultRules({ now: options.now })
-  const handlers = createHandlers({ ...options, store, faults })
-  return { worker: setupWorker(...handlers), store, handlers, faults }
+  const mock = createPlantStoreMock(options)
+  return { worker: setupWorker(...mock.handlers), ...mock }
 }
 
 export * from './index.ts'

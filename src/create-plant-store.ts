@@ -22,11 +22,6 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  return new PlantStore({
-    generatePlants,
-    world: options.world ?? buildWorld(options),
-    ...(options.quota === undefined ? {} : { quota: options.quota }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.persist === undefined ? {} : { persist: options.persist }),
-  })
+  const { world = buildWorld(options), quota, now, persist } = options
+  return new PlantStore({ generatePlants, world, quota, now, persist })
 }

@@ -1,22 +1,9 @@
-import type { HttpHandler } from 'msw'
 import { type SetupServer, setupServer } from 'msw/node'
-import type { PlantStore } from './core/store.ts'
-import { createPlantStore } from './create-plant-store.ts'
-import { FaultRules } from './faults/fault-rules.ts'
-import { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
+import { type CreateHandlersOptions, createPlantStoreMock, type PlantStoreMock } from './msw/handlers.ts'
 
-export interface PlantStoreServer {
+export interface PlantStoreServer extends PlantStoreMock {
   /** The msw server: `listen()`, `close()`, `use()` overrides, `resetHandlers()`. */
   readonly server: SetupServer
-  /** The stateful store behind the handlers: `reset()` (to the set-up world), `load()`, `plants(tenant)` (`@msw/data` queries), `snapshot()`. */
-  readonly store: PlantStore
-  /** The Plant Store handlers the server started with. */
-  readonly handlers: readonly HttpHandler[] /**
-   * Per-tenant fault rules the handlers answer before the store, the same
-   * rules as the sandbox's `/__sandbox/faults`: `add(tenant, rule)`,
-   * `list(tenant)`, `remove(tenant, id)`, `clear()`.
-   */
-  readonly faults: FaultRules
 }
 
 /**
@@ -33,10 +20,8 @@ export interface PlantStoreServer {
  * faults.add('acme', { method: 'POST', path: '/plants', status: 503, times: 1 })
  */
 export function setupPlantStoreServer(options: CreateHandlersOptions = {}): PlantStoreServer {
-  const store = options.store ?? createPlantStore(options)
-  const faults = options.faults ?? new FaultRules({ now: options.now })
-  const handlers = createHandlers({ ...options, store, faults })
-  return { server: setupServer(...handlers), store, handlers, faults }
+  const mock = createPlantStoreMock(options)
+  return { server: setupServer(...mock.handlers), ...mock }
 }
 
 export * from './index.ts'

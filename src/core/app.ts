@@ -61,18 +61,23 @@ type Operation = (
   trace: Trace,
 ) => CoreResponse | Promise<CoreResponse>
 
+const encoder = new TextEncoder()
+
+/** The tenant's first `limit` plants as JSON text, serialized once until the tenant's next write. */
+function listBody(store: PlantStore, principal: Principal, request: CoreRequest): string {
+  const limit = parseLimit(request.query)
+  return store.derive(principal.tenantId, `list:${limit}`, (plants) => JSON.stringify(plants.list(limit).map(toPlant)))
+}
+
 const operations: Record<OperationId, Operation> = {
-  listPlants: (store, principal, request) => {
-    const limit = parseLimit(request.query)
-    // Serialized once, until the tenant's next write.
-    const body = store.derive(principal.tenantId, `list:${limit}`, (plants) =>
-      JSON.stringify(plants.list(limit).map(toPlant)),
-    )
-    return { status: 200, headers: jsonHeaders, body }
-  },
-  headPlants: (store, principal, request, params, trace) => {
-    const { status, headers, body } = operations.listPlants(store, principal, request, params, trace) as CoreResponse
-    return { status, headers: { ...headers, 'content-length': String(byteLength(body ?? '')) }, body: null }
+  listPlants: (store, principal, request) => ({
+    status: 200,
+    headers: jsonHeaders,
+    body: listBody(store, principal, request),
+  }),
+  headPlants: (store, principal, request) => {
+    const length = encoder.encode(listBody(store, principal, request)).byteLength
+    return { status: 200, headers: { ...jsonHeaders, 'content-length': String(length) }, body: null }
   },
   addPlant: async (store, principal, request, _params, trace) => {
     checkContentType(request.header('content-type'))
@@ -93,11 +98,15 @@ const operations: Record<OperationId, Operation> = {
   },
 }
 
-/** One path of the contract: how to match it, and its operations by method. */
+/** One path of the contract, with its operations by method. */
 interface Route {
-  /** Literal segments, and `null` where a `{param}` stands. */
-  readonly segments: ReadonlyArray<string | null>
-  readonly params: readonly string[]
+  /** The contract's path template, e.g. `/plants/{id}`. */
+  readonly path: string
+  /**
+   * Matches a request path (still percent-encoded), capturing each `{param}`
+   * by name; a path without parameters also matches with one trailing slash.
+   */
+  readonly pattern: RegExp
   readonly methods: ReadonlyMap<string, OperationId>
   /** The `Allow` header of a 405 here. */
   readonly allow: string
@@ -111,20 +120,14 @@ interface Route {
  * @example
  * routes.map((route) => route.path) // ['/plants', '/plants/{id}']
  */
-export const routes: ReadonlyArray<Route & { readonly path: string }> = (() => {
+export const routes: readonly Route[] = (() => {
   const byPath = new Map<string, Map<string, OperationId>>()
   for (const [id, { method, path }] of Object.entries(contract.operations)) {
-    const methods = byPath.get(path) ?? new Map<string, OperationId>()
-    methods.set(method, id as OperationId)
-    byPath.set(path, methods)
+    byPath.set(path, (byPath.get(path) ?? new Map<string, OperationId>()).set(method, id as OperationId))
   }
   return [...byPath].map(([path, methods]) => ({
     path,
-    segments: path
-      .split('/')
-      .slice(1)
-      .map((segment) => (segment.startsWith('{') ? null : segment)),
-    params: [...path.matchAll(/\{(\w+)\}/g)].map((found) => found[1] ?? ''),
+    pattern: new RegExp(`^${path.replaceAll(/\{(\w+)\}/g, '(?<$1>[^/]+)')}${path.includes('{') ? '' : '/?'}$`),
     methods,
     allow: [...methods.keys()].join(', '),
   }))
@@ -138,23 +141,10 @@ export const routes: ReadonlyArray<Route & { readonly path: string }> = (() => {
  * @example
  * matchRoute('/plants/42') // { route: { path: '/plants/{id}', … }, params: { id: '42' } }
  */
-export function matchRoute(
-  path: string,
-): { route: (typeof routes)[number]; params: Record<string, string> } | undefined {
-  const parts = path.split('/').slice(1)
+export function matchRoute(path: string): { route: Route; params: Record<string, string> } | undefined {
   for (const route of routes) {
-    const { segments } = route
-    const trailing = route.params.length === 0 && parts.length === segments.length + 1 && parts.at(-1) === ''
-    if (parts.length !== segments.length && !trailing) continue
-    const params: Record<string, string> = {}
-    let names = 0
-    const matched = segments.every((segment, i) => {
-      const part = parts[i] ?? ''
-      if (segment !== null) return segment === part
-      params[route.params[names++] ?? ''] = part
-      return part !== ''
-    })
-    if (matched) return { route, params }
+    const match = route.pattern.exec(path)
+    if (match) return { route, params: match.groups ?? {} }
   }
   return undefined
 }
@@ -169,33 +159,23 @@ export function matchRoute(
  * const handle = createCore(store, { onOutcome: (outcome) => console.info(outcome.response.status) })
  * const response = await handle({ method: 'GET', path: '/plants', query: 'limit=10', header, readBody })
  */
-export function createCore(store: PlantStore, options: CoreOptions = {}): PlantStoreHandler {
-  const { onOutcome } = options
+export function createCore(store: PlantStore, { onOutcome }: CoreOptions = {}): PlantStoreHandler {
   const finish = (request: CoreRequest, trace: Trace, response: CoreResponse): CoreResponse => {
-    onOutcome?.({
-      operation: trace.operation,
-      request,
-      requestBody: trace.requestBody,
-      principal: trace.principal,
-      response,
-      plant: trace.plant,
-    })
+    const { operation, requestBody, principal, plant } = trace
+    onOutcome?.({ operation, request, requestBody, principal, response, plant })
     return response
   }
   const respond = (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
     const trace: Trace = {}
-    if (store.failure) return finish(request, trace, renderError(store.failure.error))
+    const fail = (error: unknown) => finish(request, trace, renderError(error))
     try {
+      if (store.failure) throw store.failure.error
       const response = route(store, request, trace)
-      if (response instanceof Promise) {
-        return response.then(
-          (answer) => finish(request, trace, answer),
-          (error: unknown) => finish(request, trace, renderError(error)),
-        )
-      }
-      return finish(request, trace, response)
+      return response instanceof Promise
+        ? response.then((answer) => finish(request, trace, answer), fail)
+        : finish(request, trace, response)
     } catch (error) {
-      return finish(request, trace, renderError(error))
+      return fail(error)
     }
   }
   return (request) =>
@@ -218,10 +198,4 @@ function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreRespo
   trace.principal = principal
   for (const scope of contract.operations[operation].scopes) authorize(principal, scope)
   return operations[operation](store, principal, request, found.params, trace)
-}
-
-const encoder = new TextEncoder()
-
-function byteLength(text: string): number {
-  return encoder.encode(text).byteLength
 }

@@ -57,33 +57,24 @@ export class TenantPlants {
   }
 
   /** The first `limit` plants (all when `undefined`), oldest first. */
-  list(limit = Number.POSITIVE_INFINITY): StoredPlant[] {
-    const plants: StoredPlant[] = []
-    if (limit <= 0) return plants
-    for (const plant of this.#plants.values()) {
-      plants.push(plant)
-      if (plants.length >= limit) break
-    }
-    return plants
+  list(limit?: number): StoredPlant[] {
+    return this.findMany(undefined, { take: limit })
   }
 
   /** Every plant, oldest first. */
   all(): StoredPlant[] {
-    return this.list()
+    return this.findMany()
   }
 
   /** The first plant, oldest first, that matches an `@msw/data` query. */
   findFirst(predicate: PlantPredicate): StoredPlant | undefined {
-    const query = toQuery(predicate)
-    for (const plant of this.#plants.values()) if (query.test(plant)) return plant
-    return undefined
+    return this.findMany(predicate, { take: 1 })[0]
   }
 
   /** The plants that match an `@msw/data` query (all without one), oldest first; `take` and `skip` as in `@msw/data`. */
   findMany(predicate?: PlantPredicate, options: { take?: number; skip?: number } = {}): StoredPlant[] {
-    const query = predicate === undefined ? undefined : toQuery(predicate)
-    const skip = options.skip ?? 0
-    const take = options.take ?? Number.POSITIVE_INFINITY
+    const query = typeof predicate === 'function' ? predicate(new Query()) : predicate
+    const { take = Number.POSITIVE_INFINITY, skip = 0 } = options
     const found: StoredPlant[] = []
     let skipped = 0
     for (const plant of this.#plants.values()) {
@@ -111,10 +102,6 @@ export class TenantPlants {
     this.#derived.clear()
     return plant
   }
-}
-
-function toQuery(predicate: PlantPredicate): Query<StoredPlant> {
-  return predicate instanceof Query ? predicate : predicate(new Query())
 }
 
 /** The read-only view of a tenant's plants that the store hands out: `@msw/data` queries, no writes. */

@@ -46,8 +46,11 @@ export function parsePathId(segment: string): number {
   return id === 0 ? 0 : id
 }
 
-const mediaType = /^\s*application\/json\s*(?:;(.*))?$/i
-const utf8Charset = /^\s*charset\s*=\s*(?:"utf-8"|utf-8)\s*$/i
+/**
+ * `application/json`, optionally followed by `;` and nothing, or by one or
+ * more `charset=utf-8` parameters (quoted or not); spaces allowed around each.
+ */
+const jsonMediaType = /^\s*application\/json\s*(?:;\s*|(?:;\s*charset\s*=\s*(?:"utf-8"|utf-8)\s*)+)?$/i
 
 /**
  * Checks the request's `Content-Type`: `application/json`, with no parameter
@@ -57,12 +60,7 @@ const utf8Charset = /^\s*charset\s*=\s*(?:"utf-8"|utf-8)\s*$/i
  * checkContentType('application/json; charset=utf-8')
  */
 export function checkContentType(contentType: string | null): void {
-  const match = contentType === null ? null : mediaType.exec(contentType)
-  const params = match?.[1]
-  if (
-    !match ||
-    (params !== undefined && params.trim() !== '' && !params.split(';').every((p) => utf8Charset.test(p)))
-  ) {
+  if (contentType === null || !jsonMediaType.test(contentType)) {
     throw new PlantStoreError(
       'unsupported_media_type',
       'The request body must be JSON, sent with "Content-Type: application/json" (charset utf-8, if any).',
@@ -82,13 +80,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
  */
 export function parseNewPlant(body: Uint8Array): StoredPlant {
   if (body.byteLength === 0) throw invalid('The request body is empty; send a NewPlant JSON object.')
-  const value = parseJsonObject(body, 'a NewPlant')
-  const id = own(value, 'id')
-  const name = own(value, 'name')
-  const tag = own(value, 'tag') ?? undefined
+  const { id, name, tag } = parseJsonObject(body, 'a NewPlant')
   if (name === undefined) throw invalid('name is required.')
   if (id === undefined) throw invalid('id is required.')
-  const result = plantSchema.safeParse(tag === undefined ? { id, name } : { id, name, tag })
+  const result = plantSchema.safeParse(tag == null ? { id, name } : { id, name, tag })
   if (!result.success) throw invalid(result.error.issues[0]?.message ?? 'The NewPlant is invalid.')
   const plant = result.data
   if (Object.is(plant.id, -0)) plant.id = 0
@@ -113,9 +108,4 @@ export function parseJsonObject(body: Uint8Array, what: string): Record<string, 
     throw invalid(`The request body must be a JSON object (${what}).`)
   }
   return value as Record<string, unknown>
-}
-
-/** Reads an own property only: inherited names such as `constructor` never count. */
-function own(object: object, key: string): unknown {
-  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined
 }

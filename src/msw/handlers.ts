@@ -4,7 +4,7 @@ import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.t
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { sleep } from '../faults/answers.ts'
-import type { FaultRules } from '../faults/fault-rules.ts'
+import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
 
 export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOptions {
@@ -30,23 +30,53 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
   const store = options.store ?? createPlantStore(options)
   const { onOutcome, faults } = options
-  const core = createCore(store, onOutcome ? { onOutcome } : {})
-  const handle = faults ? withFaults(core, { store, faults, ...(onOutcome ? { onOutcome } : {}) }) : core
+  const core = createCore(store, { onOutcome })
+  const handle = faults ? withFaults(core, { store, faults, onOutcome }) : core
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
 
-  const resolvers = routes.map(({ segments }) => ({ request }: { request: Request }) => {
-    const response = handle(toCoreRequest(request, segments.length))
-    return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
+  const paths = routes.map(({ path, methods }) => {
+    const segments = path.split('/').length - 1
+    const resolver = ({ request }: { request: Request }) => {
+      const response = handle(toCoreRequest(request, segments))
+      return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
+    }
+    return { mswPath: `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`, methods: [...methods.keys()], resolver }
   })
-  const mswPath = (path: string) => `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`
   // One handler per operation first (msw matches a method-specific handler fastest),
   // then a catch-all per path so that other methods get the core's 405 with `Allow`.
   return [
-    ...routes.flatMap(({ path, methods }, i) =>
-      [...methods.keys()].map((method) => http[method.toLowerCase() as 'get'](mswPath(path), resolvers[i]!)),
+    ...paths.flatMap(({ mswPath, methods, resolver }) =>
+      methods.map((method) => http[method.toLowerCase() as 'get'](mswPath, resolver)),
     ),
-    ...routes.map(({ path }, i) => http.all(mswPath(path), resolvers[i]!)),
+    ...paths.map(({ mswPath, resolver }) => http.all(mswPath, resolver)),
   ]
+}
+
+/** The Plant Store handlers, with the store and the fault rules behind them. */
+export interface PlantStoreMock {
+  /** The stateful store behind the handlers: `reset()` (to the set-up world), `load()`, `plants(tenant)` (`@msw/data` queries), `snapshot()`. */
+  readonly store: PlantStore
+  /** The Plant Store handlers, to give msw's server or worker. */
+  readonly handlers: readonly HttpHandler[]
+  /**
+   * Per-tenant fault rules the handlers answer before the store, the same
+   * rules as the sandbox's `/__sandbox/faults`: `add(tenant, rule)`,
+   * `list(tenant)`, `remove(tenant, id)`, `clear()`.
+   */
+  readonly faults: FaultRules
+}
+
+/**
+ * {@link createHandlers} with a store and fault rules (new ones unless given):
+ * what `setupPlantStoreServer` and `setupPlantStoreWorker` plug into msw.
+ *
+ * @example
+ * const { handlers, store, faults } = createPlantStoreMock({ seed: 7 })
+ */
+export function createPlantStoreMock(options: CreateHandlersOptions = {}): PlantStoreMock {
+  const store = options.store ?? createPlantStore(options)
+  const faults = options.faults ?? new FaultRules({ now: options.now })
+  return { store, handlers: createHandlers({ ...options, store, faults }), faults }
 }
 
 /**
@@ -54,17 +84,13 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
  * segments of the URL's path, as sent (the part below any base address).
  */
 function toCoreRequest(request: Request, segments: number): CoreRequest {
-  const url = request.url
-  const queryStart = url.indexOf('?')
-  const hashStart = url.indexOf('#')
-  const query = queryStart === -1 ? '' : url.slice(queryStart + 1, hashStart === -1 ? undefined : hashStart)
-  const { pathname } = new URL(url)
-  const trailingSlash = pathname.length > 1 && pathname.endsWith('/')
-  const parts = (trailingSlash ? pathname.slice(0, -1) : pathname).split('/')
+  const { pathname, search } = new URL(request.url)
+  const parts = pathname.split('/')
+  const trailingSlash = pathname.length > 1 && parts.at(-1) === ''
   return {
     method: request.method,
-    path: `/${parts.slice(-segments).join('/')}${trailingSlash ? '/' : ''}`,
-    query,
+    path: `/${parts.slice(-segments - Number(trailingSlash)).join('/')}`,
+    query: search.slice(1),
     header: (name) => request.headers.get(name),
     readBody: (limit) => readLimited(request.body, limit),
   }

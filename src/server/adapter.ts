@@ -9,18 +9,14 @@ import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.t
  * raw query string, headers as fetch would join them (`, ` between repeats,
  * `Authorization` included), and a body reader that checks `Content-Length`
  * before reading and stops as soon as the limit is passed.
- *
- * @example
- * const core = toCoreRequest(req) // inside an Express middleware
- * core.path // '/plants/42'
  */
-export function toCoreRequest(req: IncomingMessage, res?: ServerResponse): CoreRequest {
+function toCoreRequest(req: IncomingMessage, res: ServerResponse): CoreRequest {
   const url = req.url ?? '/'
   const queryStart = url.indexOf('?')
   // The request log, when there is one, has given the request its id already.
-  const id = res?.getHeader('x-request-id')
+  const id = res.getHeader('x-request-id')
   return {
-    ...(typeof id === 'string' ? { id } : {}),
+    id: typeof id === 'string' ? id : undefined,
     method: req.method ?? 'GET',
     path: queryStart === -1 ? url : url.slice(0, queryStart),
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
@@ -97,7 +93,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
  * was refused unread (413) the connection is closed rather than drained.
  *
  * @example
- * sendCoreResponse(req, res, await handle(toCoreRequest(req)))
+ * sendCoreResponse(req, res, renderError(new PlantStoreError('not_found', 'No such page.')))
  */
 export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
   if (res.headersSent) return
@@ -108,14 +104,12 @@ export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, resp
   const { status, headers, body } = response
   for (const name in headers) res.setHeader(name, headers[name] as string)
   if (refused.has(req) && !req.readableEnded) res.setHeader('connection', 'close')
-  if (body === null) {
-    res.statusCode = status
-    res.end()
-    return
-  }
-  res.setHeader('content-length', Buffer.byteLength(body))
   res.statusCode = status
-  res.end(body)
+  if (body === null) res.end()
+  else {
+    res.setHeader('content-length', Buffer.byteLength(body))
+    res.end(body)
+  }
 }
 
 /**
@@ -142,17 +136,8 @@ function failTransport(res: ServerResponse, { status, headers, body, fault }: Co
  * app.use(toMiddleware(createCore(store)))
  */
 export function toMiddleware(handle: PlantStoreHandler) {
-  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
-    let answer: ReturnType<PlantStoreHandler>
-    try {
-      answer = handle(toCoreRequest(req, res))
-    } catch (error) {
-      next(error)
-      return
-    }
-    if (answer instanceof Promise) answer.then((response) => sendCoreResponse(req, res, response), next)
-    else sendCoreResponse(req, res, answer)
-  }
+  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void =>
+    answer(handle, req, res, next)
 }
 
 /**
@@ -163,24 +148,23 @@ export function toMiddleware(handle: PlantStoreHandler) {
  * createServer(toListener(createCore(store))).listen(4010)
  */
 export function toListener(handle: PlantStoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
-  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
-    ;(req as { log?: { error(details: object, message: string): void } }).log?.error({ err: error }, 'request failed')
-    if (res.headersSent) res.destroy()
-    else sendCoreResponse(req, res, renderError(error))
+  return (req, res) =>
+    answer(handle, req, res, (error) => {
+      ;(req as { log?: { error(details: object, message: string): void } }).log?.error({ err: error }, 'request failed')
+      if (res.headersSent) res.destroy()
+      else sendCoreResponse(req, res, renderError(error))
+    })
+}
+
+/** Answers a request with the handler's answer, sync or async; `fail` gets what the handler threw. */
+function answer(handle: PlantStoreHandler, req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void) {
+  let response: ReturnType<PlantStoreHandler>
+  try {
+    response = handle(toCoreRequest(req, res))
+  } catch (error) {
+    fail(error)
+    return
   }
-  return (req, res) => {
-    let answer: ReturnType<PlantStoreHandler>
-    try {
-      answer = handle(toCoreRequest(req, res))
-    } catch (error) {
-      fail(req, res, error)
-      return
-    }
-    if (answer instanceof Promise) {
-      answer.then(
-        (response) => sendCoreResponse(req, res, response),
-        (error: unknown) => fail(req, res, error),
-      )
-    } else sendCoreResponse(req, res, answer)
-  }
+  if (response instanceof Promise) response.then((answered) => sendCoreResponse(req, res, answered), fail)
+  else sendCoreResponse(req, res, response)
 }
