@@ -12,6 +12,7 @@ import {
   type PlantStore,
   type ProvisionedTenant,
   type ProvisionOptions,
+  provisionedTenant,
   provisionedTenantSpec,
   type StoreChange,
 } from '../core/store.ts'
@@ -146,12 +147,7 @@ export class Replica {
         throw error
       }
     }
-    return {
-      tenant: recipe.tenant,
-      tokens,
-      ...(typeof options.plants === 'number' ? { plants: options.plants, seed } : { plants: options.plants.length }),
-      ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt * 1000).toISOString() }),
-    }
+    return provisionedTenant(recipe.tenant, tokens, options, expiresAt === undefined ? undefined : expiresAt * 1000)
   }
 
   /**

@@ -101,13 +101,13 @@ interface IssuedToken {
 interface State {
   readonly tenants: Map<string, Tenant>
   readonly tokens: Map<string, IssuedToken>
-  /** Provisioned tenants, least recently used first, with when each was last used. */
-  readonly provisioned: Map<string, number>
+  /** Provisioned tenants, least recently used first. */
+  readonly provisioned: Set<string>
   /** Provisioned tenants with a time-to-live: when each expires (epoch ms). */
   readonly expiring: Map<string, number>
 }
 
-const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Map(), expiring: new Map() })
+const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Set(), expiring: new Map() })
 
 /**
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
@@ -230,11 +230,7 @@ export class PlantStore {
     if (issued.expiresAt <= this.#now()) throw invalidToken('The access token has expired.')
     const { provisioned } = this.#state
     const { tenantId } = issued.principal
-    if (provisioned.has(tenantId)) {
-      // Move to the end: the map stays ordered from least to most recently used.
-      provisioned.delete(tenantId)
-      provisioned.set(tenantId, this.#now())
-    }
+    if (provisioned.delete(tenantId)) provisioned.add(tenantId) // to the end: least recently used stays first
     return issued.principal
   }
 
@@ -252,17 +248,10 @@ export class PlantStore {
     const id = `t_${randomId(12)}`
     const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
     const expiresAt = options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs
-    const expiry = expiresAt === undefined ? null : new Date(expiresAt).toISOString()
-    const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: expiry })
+    const answer = provisionedTenant(id, tokens, options, expiresAt)
     await this.#settle()
-    this.#insert(this.#tenant(spec), true)
-    const { plants } = options
-    return {
-      tenant: id,
-      tokens,
-      ...(typeof plants === 'number' ? { plants, seed: options.seed } : { plants: plants.length }),
-      ...(expiry === null ? {} : { expiresAt: expiry }),
-    }
+    this.#insert(this.#tenant(provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })), true)
+    return answer
   }
 
   /**
@@ -281,9 +270,7 @@ export class PlantStore {
 
   /** When the next provisioned tenant expires (epoch ms), or `undefined` when none has a time-to-live. */
   nextExpiry(): number | undefined {
-    let next: number | undefined
-    for (const expiresAt of this.#state.expiring.values()) if (next === undefined || expiresAt < next) next = expiresAt
-    return next
+    return this.#state.expiring.size === 0 ? undefined : Math.min(...this.#state.expiring.values())
   }
 
   /** Whether a tenant was provisioned at run time (and so may be deleted through the sandbox). */
@@ -293,7 +280,7 @@ export class PlantStore {
 
   /** The provisioned tenants, least recently used first. */
   provisionedTenants(): string[] {
-    return [...this.#state.provisioned.keys()]
+    return [...this.#state.provisioned]
   }
 
   /**
@@ -302,7 +289,7 @@ export class PlantStore {
    */
   evictIdle(max: number): string[] {
     const evicted: string[] = []
-    for (const tenantId of this.#state.provisioned.keys()) {
+    for (const tenantId of this.#state.provisioned) {
       if (this.#state.provisioned.size <= max) break
       this.removeTenant(tenantId)
       evicted.push(tenantId)
@@ -493,7 +480,7 @@ export class PlantStore {
       }
     }
     if (!provisioned) return
-    this.#state.provisioned.set(tenant.id, this.#now())
+    this.#state.provisioned.add(tenant.id)
     // A provisioned tenant whose every token expires is removed by `removeExpired` once the last one has.
     if (Number.isFinite(lastExpiry)) this.#state.expiring.set(tenant.id, lastExpiry)
   }
@@ -519,6 +506,29 @@ function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant
       tokens: user.tokens.map(({ token, scopes, expiresAt = null }) => ({ token, scopes: [...scopes], expiresAt })),
     })),
     plants: plants.list().map((plant) => ({ id: plant.id, ...toPlant(plant) })),
+  }
+}
+
+/**
+ * What provisioning a tenant answers: its id and tokens, its plants (a count
+ * and seed, or how many exact ones) and when it expires (`expiresAt`, epoch
+ * ms), if it does.
+ *
+ * @example
+ * provisionedTenant('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 }, undefined)
+ * // { tenant: 't_1', tokens: { read: 'psm_r', write: 'psm_w' }, plants: 5, seed: 7 }
+ */
+export function provisionedTenant(
+  tenant: string,
+  tokens: ProvisionedTenant['tokens'],
+  { plants, seed }: Pick<ProvisionOptions, 'plants' | 'seed'>,
+  expiresAt: number | undefined,
+): ProvisionedTenant {
+  return {
+    tenant,
+    tokens,
+    ...(typeof plants === 'number' ? { plants, seed } : { plants: plants.length }),
+    ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
   }
 }
 
