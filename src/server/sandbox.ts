@@ -91,8 +91,10 @@ function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: Serv
 export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const store = options.store ?? createPlantStore(options)
   const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
-  const faults = options.faults ?? new FaultRules({ now: options.now })
   const { webhook, eventLog, replica } = options
+  // A cluster replica writes the fault rules through to Redis and clears a tenant's when it hands it over.
+  const faults = options.faults ?? new FaultRules({ now: options.now, persist: replica?.persistFaults })
+  replica?.attach(store, faults)
   // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
   const onOutcome: OutcomeListener = webhook
     ? (outcome) => {

@@ -4,7 +4,6 @@ import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
-import { FaultRules } from '../faults/fault-rules.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
 import { readStateFile, writeStateFile } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
@@ -68,8 +67,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     ? await (await import('../cluster/replica.ts')).Replica.join(options.cluster, options)
     : undefined
   const store = options.store ?? createPlantStore(replica?.persist ? { ...options, persist: replica.persist } : options)
-  const faults = options.faults ?? new FaultRules({ now: options.now, persist: replica?.persistFaults })
-  replica?.attach(store, faults)
   if (options.stateFile) {
     const saved = await readStateFile(options.stateFile)
     if (saved) {
@@ -78,7 +75,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     }
   }
   await store.ready // a world that cannot be loaded stops the start here
-  const parts = sandboxParts({ ...options, store, faults, replica })
+  const parts = sandboxParts({ ...options, store, replica })
   const loadApp = async () => (await import('./app.ts')).appOf(parts, options)
   const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
     host: options.host ?? '127.0.0.1',
