@@ -96,7 +96,10 @@ type AdminRoute = Readonly<Record<string, (request: CoreRequest, id: string) => 
  * and `GET /ready` (it can serve: for a load balancer). Auth is the
  * core's bearer authentication (reading needs `plants:read`, changing
  * `plants:write`): each tenant sees and changes only its own. The admin key
- * is compared in constant time.
+ * is compared in constant time. Every body and query string is strict: an
+ * unknown or misspelt name is a 400 naming it. Provisioning runs one request
+ * at a time, so `maxTenants` holds under a storm; a tenant used within
+ * `tenantIdleMs` is never evicted to make room.
  *
  * @example
  * app.use('/__sandbox', toMiddleware(createAdmin({ store, journal, faults, adminKey: 'k' })))
