@@ -68,6 +68,11 @@ describe('a tenant request', () => {
     expect(messageOf(created)).toContain('quota of 2 plants')
   })
 
+  test('takes a quota through the sandbox client too', async () => {
+    const tenant = await sandbox.client.provision({ plants: 1, quota: 4 })
+    expect(tenant.provisioned).toMatchObject({ plants: 1, quota: 4 })
+  })
+
   test('starts a tenant with a small quota with no more plants than it may hold', async () => {
     const answer = await provision({ quota: 3 })
     expect(answer.status).toBe(201)
