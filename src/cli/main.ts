@@ -108,10 +108,19 @@ function sandboxCommand(): Command {
     sandboxOption('--cors-origins <origins>', 'comma-separated origins allowed by CORS, or "*"')
       .argParser(origins)
       .default('*'),
-    sandboxOption('--admin-key <key>', 'require this key in X-Admin-Key to create tenants'),
-    sandboxOption('--max-tenants <count>', 'provisioned tenants kept; the least recently used beyond it are evicted')
+    sandboxOption(
+      '--admin-key <key>',
+      'require this key in X-Admin-Key to create tenants; the fixture world becomes read-only',
+    ),
+    sandboxOption(
+      '--max-tenants <count>',
+      'provisioned tenants held; at the maximum an idle one makes room, or a new one is refused (503)',
+    )
       .argParser(integer(1, 100_000))
       .default(100),
+    sandboxOption('--tenant-idle-seconds <seconds>', 'time unused before a provisioned tenant may be evicted')
+      .argParser(integer(1, 86_400))
+      .default(600),
     sandboxOption('--journal-size <count>', 'requests kept per tenant for GET /__sandbox/requests')
       .argParser(integer(1, 10_000))
       .default(50),

@@ -23,6 +23,8 @@ export interface ServeFlags {
   corsOrigins: '*' | string[]
   adminKey?: string
   maxTenants: number
+  /** Seconds a provisioned tenant must go unused before it may be evicted to make room. */
+  tenantIdleSeconds: number
   journalSize: number
   delay?: DelayRange
   stateFile?: string
@@ -60,6 +62,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     clusterSecret,
     redisUrl,
     readyFile,
+    tenantIdleSeconds,
     ...options
   } = flags
   if (redisUrl && !clusterSecret) {
@@ -71,6 +74,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     sandbox = await startSandbox({
       ...options,
       plantsPerTenant: plants,
+      tenantIdleMs: tenantIdleSeconds * 1000,
       world: fixtures,
       adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none
       webhook: webhookUrl ? new Webhook({ url: webhookUrl, logger: eventLog }) : undefined,
@@ -86,7 +90,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
 
   const { address, port } = sandbox.server.address() as AddressInfo
   eventLog.info({ url: sandbox.url, host: address, port }, 'listening')
-  if (logLevel !== 'silent') stdout.write(banner(sandbox.url, fixtures !== undefined))
+  if (logLevel !== 'silent') stdout.write(banner(sandbox.url, fixtures !== undefined, Boolean(adminKey)))
   if (readyFile) {
     try {
       await writeFileAtomically(readyFile, `${JSON.stringify({ url: sandbox.url, port, pid: process.pid })}\n`)
@@ -150,8 +154,8 @@ function startRefusal(error: unknown, flags: ServeFlags): { message: string; exi
   }
 }
 
-/** The lines a person reads: where the sandbox is, and which tokens to use. */
-function banner(url: string, fromFixturesFile: boolean): string {
+/** The lines a person reads: where the sandbox is, and which tokens to use (read-only ones under an admin key). */
+function banner(url: string, fromFixturesFile: boolean, readOnly: boolean): string {
   const tokenLines = fromFixturesFile
     ? ['  (tokens from the fixtures file)']
     : Object.entries(fixtureTokens).map(([tenant, tokens]) =>
@@ -164,7 +168,12 @@ function banner(url: string, fromFixturesFile: boolean): string {
     `  API reference  ${url}/docs/`,
     `  Contract       ${url}/openapi.yaml`,
     `  Admin API      ${url}/__sandbox/health`,
-    'Fixture tokens (Authorization: Bearer <token>):',
+    readOnly && !fromFixturesFile
+      ? 'Fixture tokens (Authorization: Bearer <token>), read-only: this sandbox has an admin key;'
+      : 'Fixture tokens (Authorization: Bearer <token>):',
+    ...(readOnly && !fromFixturesFile
+      ? ['  provision a tenant of your own to write (POST /__sandbox/tenants, X-Admin-Key)']
+      : []),
     ...tokenLines,
     '',
   ].join('\n')

@@ -3,12 +3,14 @@ import type { FaultRule, FaultRuleInput } from '../faults/rule.ts'
 import type { JournalEntry } from '../server/journal.ts'
 import { type Connection, requestJson } from './request.ts'
 
-/** What `POST /__sandbox/tenants` takes: a count of seeded plants or the exact plants, and an optional time-to-live. */
+/** What `POST /__sandbox/tenants` takes: a count of seeded plants or the exact plants, an optional quota and time-to-live. */
 export interface TenantRecipe {
   /** How many seeded plants (default: the sandbox's, 5), or the exact plants, oldest first. */
   plants?: number | ReadonlyArray<{ id: number; name: string; tag?: string }>
   /** The faker seed of a count of plants (default: random). */
   seed?: number
+  /** Plants the tenant may hold, from 1 to the sandbox's quota (default: the sandbox's, 10,000). */
+  quota?: number
   /** Seconds until the tenant's tokens stop working and it is removed (1 to 86,400). */
   ttlSeconds?: number
 }

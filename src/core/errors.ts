@@ -25,6 +25,8 @@ export const errorStatus = {
   unsupported_media_type: 415,
   /** Durable storage (a replica's Redis) cannot take the write now; nothing changed. Sent with `Retry-After`. */
   storage_unavailable: 503,
+  /** The sandbox holds its maximum of provisioned tenants, all in use. Sent with `Retry-After`. */
+  at_capacity: 503,
   /** The caller's tenant is full. */
   quota_exceeded: 507,
 } as const

@@ -27,6 +27,8 @@ export interface ProvisionedTenant {
   readonly plants: number
   /** The seed its plants were generated from; absent when it was given exact plants. */
   readonly seed?: number
+  /** The plants it may hold, when the request asked for a quota of its own. */
+  readonly quota?: number
   /** ISO 8601 instant its tokens stop working and it is removed; absent when it has no time-to-live. */
   readonly expiresAt?: string
 }
@@ -37,6 +39,7 @@ export interface ProvisionOptions {
   plants: number | readonly StoredPlant[]
   /** The faker seed of a count of plants. */
   seed: number
+  /** Plants it may hold (default: the store's quota). */
   quota?: number
   /** Milliseconds until its tokens stop working and {@link PlantStore.removeExpired} removes it. */
   ttlMs?: number
@@ -101,13 +104,13 @@ interface IssuedToken {
 interface State {
   readonly tenants: Map<string, Tenant>
   readonly tokens: Map<string, IssuedToken>
-  /** Provisioned tenants, least recently used first. */
-  readonly provisioned: Set<string>
+  /** Provisioned tenants, least recently used first: when each was last used (epoch ms on the store's clock). */
+  readonly provisioned: Map<string, number>
   /** Provisioned tenants with a time-to-live: when each expires (epoch ms). */
   readonly expiring: Map<string, number>
 }
 
-const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Set(), expiring: new Map() })
+const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Map(), expiring: new Map() })
 
 /**
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
@@ -139,6 +142,8 @@ export class PlantStore {
   #pending = 0
   /** Why the initial world could not be loaded, until a later load succeeds. */
   #failure: { readonly error: unknown } | undefined
+  /** Tokens of tenants removed once their time-to-live passed, oldest first: they still answer "has expired". */
+  readonly #expiredTokens = new Set<string>()
 
   /** Throws at once when `world` is not a valid world; {@link ready} rejects if it cannot be loaded. */
   constructor(options: PlantStoreOptions) {
@@ -226,12 +231,23 @@ export class PlantStore {
    */
   resolveToken(token: string): Principal {
     const issued = this.#state.tokens.get(token)
-    if (!issued) throw invalidToken('The access token is not recognised.')
-    if (issued.expiresAt <= this.#now()) throw invalidToken('The access token has expired.')
+    if (!issued) {
+      throw invalidToken(
+        this.#expiredTokens.has(token) ? 'The access token has expired.' : 'The access token is not recognised.',
+      )
+    }
+    const now = this.#now()
+    if (issued.expiresAt <= now) throw invalidToken('The access token has expired.')
     const { provisioned } = this.#state
     const { tenantId } = issued.principal
-    if (provisioned.delete(tenantId)) provisioned.add(tenantId) // to the end: least recently used stays first
+    // To the end, with the time of use: the least recently used stays first.
+    if (provisioned.delete(tenantId)) provisioned.set(tenantId, now)
     return issued.principal
+  }
+
+  /** The store's clock (epoch ms): what tokens, time-to-lives and idleness are measured against. */
+  now(): number {
+    return this.#now()
   }
 
   /**
@@ -264,7 +280,17 @@ export class PlantStore {
   removeExpired(): string[] {
     const now = this.#now()
     const expired = [...this.#state.expiring].filter(([, expiresAt]) => expiresAt <= now).map(([id]) => id)
-    for (const tenantId of expired) this.removeTenant(tenantId)
+    for (const tenantId of expired) {
+      for (const user of this.#state.tenants.get(tenantId)?.users ?? []) {
+        for (const { token } of user.tokens) this.#expiredTokens.add(token)
+      }
+      this.removeTenant(tenantId)
+    }
+    // Bounded: the oldest are forgotten first (and then answer "not recognised").
+    for (const token of this.#expiredTokens) {
+      if (this.#expiredTokens.size <= maxExpiredTokens) break
+      this.#expiredTokens.delete(token)
+    }
     return expired
   }
 
@@ -280,16 +306,50 @@ export class PlantStore {
 
   /** The provisioned tenants, least recently used first. */
   provisionedTenants(): string[] {
-    return [...this.#state.provisioned]
+    return [...this.#state.provisioned.keys()]
+  }
+
+  /**
+   * Makes room for one more provisioned tenant when `max` are held: evicts
+   * the least recently used of those idle for at least `idleMs` (unused by
+   * any token of theirs), never one used more recently. When every one is
+   * in use, nothing is evicted and it throws `at_capacity` (503) with a
+   * `Retry-After` of the seconds until the least recently used one turns
+   * idle. Returns the evicted ids.
+   *
+   * @example
+   * const evicted = store.makeRoom(100, 600_000) // then provisionTenant
+   */
+  makeRoom(max: number, idleMs: number): string[] {
+    const { provisioned } = this.#state
+    const idleSince = this.#now() - idleMs
+    const evicted: string[] = []
+    for (const [tenantId, lastUsed] of provisioned) {
+      if (provisioned.size < max || lastUsed > idleSince) break
+      this.removeTenant(tenantId)
+      evicted.push(tenantId)
+    }
+    if (provisioned.size < max) return evicted
+    const [leastRecent = idleSince] = provisioned.values()
+    const retryAfter = Math.max(1, Math.ceil((leastRecent - idleSince) / 1000))
+    throw new PlantStoreError(
+      'at_capacity',
+      `The sandbox holds its maximum of ${max} provisioned tenants, all used in the last ${formatDuration(idleMs)}; ` +
+        'none is evicted while in use. Delete tenants you no longer need, or try again later.',
+      { 'retry-after': String(retryAfter) },
+    )
   }
 
   /**
    * Removes provisioned tenants, least recently used first, until at most
-   * `max` remain. The world's tenants are never evicted. Returns the evicted ids.
+   * `max` remain, however recently they were used: for a cluster replica,
+   * whose tenants live on in Redis or in their signed tokens (a single
+   * sandbox uses {@link makeRoom}). The world's tenants are never evicted.
+   * Returns the evicted ids.
    */
   evictIdle(max: number): string[] {
     const evicted: string[] = []
-    for (const tenantId of this.#state.provisioned) {
+    for (const tenantId of this.#state.provisioned.keys()) {
       if (this.#state.provisioned.size <= max) break
       this.removeTenant(tenantId)
       evicted.push(tenantId)
@@ -480,7 +540,7 @@ export class PlantStore {
       }
     }
     if (!provisioned) return
-    this.#state.provisioned.add(tenant.id)
+    this.#state.provisioned.set(tenant.id, this.#now())
     // A provisioned tenant whose every token expires is removed by `removeExpired` once the last one has.
     if (Number.isFinite(lastExpiry)) this.#state.expiring.set(tenant.id, lastExpiry)
   }
@@ -521,13 +581,14 @@ function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant
 export function provisionedTenant(
   tenant: string,
   tokens: ProvisionedTenant['tokens'],
-  { plants, seed }: Pick<ProvisionOptions, 'plants' | 'seed'>,
+  { plants, seed, quota }: Pick<ProvisionOptions, 'plants' | 'seed' | 'quota'>,
   expiresAt: number | undefined,
 ): ProvisionedTenant {
   return {
     tenant,
     tokens,
     ...(typeof plants === 'number' ? { plants, seed } : { plants: plants.length }),
+    ...(quota === undefined ? {} : { quota }),
     ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
   }
 }
@@ -562,6 +623,16 @@ export function provisionedTenantSpec(
       { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'], expiresAt }] },
     ],
   })
+}
+
+/** Tokens of expired tenants remembered to answer "has expired" (two per provisioned tenant). */
+const maxExpiredTokens = 1024
+
+/** `600000` → `10 minutes`, `90000` → `90 seconds`. */
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000)
+  if (seconds % 60 === 0 && seconds >= 60) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`
+  return seconds === 1 ? '1 second' : `${seconds} seconds`
 }
 
 function invalidToken(message: string): PlantStoreError {

@@ -3,17 +3,19 @@ import { z } from 'zod'
 import type { Replica } from '../cluster/replica.ts'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { authenticate, authorize } from '../core/auth.ts'
-import { methodNotAllowed, PlantStoreError, renderError } from '../core/errors.ts'
+import { challenge, methodNotAllowed, PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, jsonResponse, noContent, readBodyWithinLimit } from '../core/http.ts'
+import { keyedQueue } from '../core/keyed-queue.ts'
 import { randomSeed } from '../core/random.ts'
 import { exactPlantsSchema, type Scope } from '../core/schemas.ts'
 import type { PlantStore, Principal, ProvisionedTenant, ProvisionOptions } from '../core/store.ts'
+import { echoed, refuseUnknownNames } from '../core/unknown-names.ts'
 import { checkContentType, parseJsonObject, parseLimit } from '../core/validation.ts'
 import { invalidField } from '../faults/errors.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
 import { parseFaultRule } from '../faults/rule.ts'
 import type { RequestJournal } from './journal.ts'
-import { parseJournalQuery } from './journal-query.ts'
+import { journalQueryNames, parseJournalQuery } from './journal-query.ts'
 
 export interface AdminOptions {
   store: PlantStore
@@ -22,8 +24,23 @@ export interface AdminOptions {
   faults: FaultRules
   /** When set, `POST /tenants` requires it in `X-Admin-Key`. */
   adminKey?: string | undefined
-  /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
+  /**
+   * Provisioned tenants held at most (default 100). At the maximum a new one
+   * takes the place of the least recently used idle one; when none is idle
+   * the new one is refused (503 with `Retry-After`). A cluster replica, whose
+   * tenants live on in Redis or their signed tokens, evicts the least
+   * recently used from memory instead.
+   */
   maxTenants?: number | undefined
+  /** How long a provisioned tenant must go unused before it may be evicted, in ms (default 10 minutes). */
+  tenantIdleMs?: number | undefined
+  /**
+   * The world's tenants are read-only: their tokens (printed in the README)
+   * may read, but writes, fault rules, resets and clearing the journal with
+   * them are refused (403). A sandbox with an admin key sets it for the
+   * built-in fixture world.
+   */
+  readOnlyWorld?: boolean | undefined
   /** Plants a provisioned tenant starts with unless the request says (default 5). */
   plantsPerTenant?: number | undefined
   /**
@@ -43,6 +60,30 @@ export interface AdminOptions {
 /** The longest time-to-live of a provisioned tenant, in seconds (a day). */
 export const maxTenantTtlSeconds = 86_400
 
+/** How long a provisioned tenant must go unused before it may be evicted to make room: 10 minutes. */
+export const defaultTenantIdleMs = 600_000
+
+/** Where the admin API is mounted, as its messages name its paths. */
+const mountPath = '/__sandbox'
+
+/**
+ * Throws `insufficient_scope` (403) when the tenant belongs to a read-only
+ * world (see {@link AdminOptions.readOnlyWorld}): its public tokens may not
+ * change what everyone shares.
+ *
+ * @example
+ * if (readOnlyWorld) refuseSharedWrite(store, principal.tenantId)
+ */
+export function refuseSharedWrite(store: PlantStore, tenantId: string): void {
+  if (store.isProvisioned(tenantId)) return
+  throw new PlantStoreError(
+    'insufficient_scope',
+    `Tenant ${tenantId} belongs to the shared fixture world, which is read-only on a sandbox with an admin key; ` +
+      'provision a tenant of your own (POST /__sandbox/tenants with X-Admin-Key) to write.',
+    { 'www-authenticate': challenge('insufficient_scope') },
+  )
+}
+
 /** One admin route: the methods it answers, and what each does. */
 type AdminRoute = Readonly<Record<string, (request: CoreRequest, id: string) => Promise<CoreResponse> | CoreResponse>>
 
@@ -55,7 +96,10 @@ type AdminRoute = Readonly<Record<string, (request: CoreRequest, id: string) => 
  * and `GET /ready` (it can serve: for a load balancer). Auth is the
  * core's bearer authentication (reading needs `plants:read`, changing
  * `plants:write`): each tenant sees and changes only its own. The admin key
- * is compared in constant time.
+ * is compared in constant time. Every body and query string is strict: an
+ * unknown or misspelt name is a 400 naming it. Provisioning runs one request
+ * at a time, so `maxTenants` holds under a storm; a tenant used within
+ * `tenantIdleMs` is never evicted to make room.
  *
  * @example
  * app.use('/__sandbox', toMiddleware(createAdmin({ store, journal, faults, adminKey: 'k' })))
@@ -63,6 +107,9 @@ type AdminRoute = Readonly<Record<string, (request: CoreRequest, id: string) => 
 export function createAdmin(options: AdminOptions): PlantStoreHandler {
   const { store, journal, faults } = options
   const maxTenants = options.maxTenants ?? 100
+  const tenantIdleMs = options.tenantIdleMs ?? defaultTenantIdleMs
+  /** Provisioning, one request after another: room is made and taken in one step. */
+  const serially = keyedQueue()
   const plantsPerTenant = options.plantsPerTenant ?? 5
   const adminKey = options.adminKey === undefined ? undefined : digest(options.adminKey)
 
@@ -85,8 +132,8 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     clearTimeout(expiryTimer)
     const next = store.nextExpiry()
     if (next === undefined) return
-    // Never more than a day: setTimeout's range is far larger, the clock may be a test's.
-    expiryTimer = setTimeout(removeExpired, Math.min(Math.max(next - Date.now(), 0), 86_400_000) + 5)
+    // On the store's clock (a test's may stand still); never more than a day, within setTimeout's range.
+    expiryTimer = setTimeout(removeExpired, Math.min(Math.max(next - store.now(), 0), 86_400_000) + 5)
     expiryTimer.unref?.()
   }
 
@@ -95,6 +142,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     await store.ready.catch(() => undefined)
     const principal = authenticate(store, request.header('authorization'))
     authorize(principal, scope)
+    if (scope === 'plants:write' && options.readOnlyWorld) refuseSharedWrite(store, principal.tenantId)
     return principal
   }
 
@@ -125,13 +173,25 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
         }
         const recipe = await readRecipe(request, store.defaultQuota)
         const provisioning: ProvisionOptions = {
-          plants: recipe.plants ?? plantsPerTenant,
+          plants: recipe.plants ?? Math.min(plantsPerTenant, recipe.quota ?? plantsPerTenant),
           seed: recipe.seed ?? randomSeed(),
+          ...(recipe.quota === undefined ? {} : { quota: recipe.quota }),
           ...(recipe.ttlSeconds === undefined ? {} : { ttlMs: recipe.ttlSeconds * 1000 }),
         }
-        const tenant = await (options.replica ?? store).provisionTenant(provisioning)
-        const evicted = store.evictIdle(maxTenants)
-        forget(evicted)
+        const { replica } = options
+        let tenant: ProvisionedTenant
+        let evicted: string[]
+        if (replica) {
+          tenant = await replica.provisionTenant(provisioning)
+          evicted = store.evictIdle(maxTenants)
+          forget(evicted)
+        } else {
+          ;({ tenant, evicted } = await serially('provision', async () => {
+            const evicted = store.makeRoom(maxTenants, tenantIdleMs)
+            forget(evicted)
+            return { tenant: await store.provisionTenant(provisioning), evicted }
+          }))
+        }
         if (recipe.ttlSeconds !== undefined) removeExpired()
         options.onProvisioned?.(tenant, evicted)
         return jsonResponse(201, tenant)
@@ -227,14 +287,27 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       const found = /^\/([a-z]+)\/([^/]+)$/.exec(path)
       const key = found ? `/${found[1]}/{id}` : path
       const route = Object.hasOwn(routes, key) ? routes[key] : undefined
-      if (!route) throw new PlantStoreError('not_found', `No sandbox route for ${method} ${path}.`)
+      if (!route) throw new PlantStoreError('not_found', `No sandbox route for ${method} ${mountPath}${echoed(path)}.`)
       const run = Object.hasOwn(route, method) ? route[method] : undefined
       if (!run) throw methodNotAllowed(method, Object.keys(route).join(', '))
+      checkQueryNames(request.query, queryNames[`${method === 'HEAD' ? 'GET' : method} ${key}`] ?? [])
       return await run(request, found?.[2] ?? '')
     } catch (error) {
       return renderError(error)
     }
   }
+}
+
+/** The query parameters each admin route takes (by `METHOD /path`); the others take none. */
+const queryNames: Readonly<Record<string, readonly string[]>> = {
+  'GET /requests': journalQueryNames,
+  'GET /plants': ['limit'],
+}
+
+/** Refuses query parameters a route does not take, by name (a misspelt one with a hint). */
+function checkQueryNames(query: string, known: readonly string[]): void {
+  if (query === '') return
+  refuseUnknownNames(new URLSearchParams(query).keys(), known, 'query parameter')
 }
 
 /** A fixed-length digest, so that comparing keys in constant time does not depend on their lengths. */
@@ -245,49 +318,64 @@ function digest(key: string): Buffer {
 const seedMessage = 'must be an integer from -2147483647 to 2147483647'
 const ttlMessage = `must be an integer from 1 to ${maxTenantTtlSeconds}`
 
-/** A tenant request: its plants (a count or exact plants), the seed of a count, and an optional time-to-live. */
-function recipeSchema(quota: number, exact: boolean) {
-  const countMessage = `must be an integer from 0 to ${quota}, or a list of exact plants`
-  return z.object({
+/** The fields of a tenant request, and of each of its exact plants. */
+const recipeFields = ['plants', 'seed', 'quota', 'ttlSeconds'] as const
+const exactPlantFields = ['id', 'name', 'tag'] as const
+
+/** An integer from `min` to `max`, or else `message`. */
+function integerFrom(min: number, max: number, message: string) {
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message })
+}
+
+/**
+ * A tenant request: its plants (a count or exact plants, within its quota),
+ * the seed of a count, its quota (at most the sandbox's) and an optional
+ * time-to-live.
+ */
+function recipeSchema(maxQuota: number, quota: number, exact: boolean) {
+  const countMessage = `must be an integer from 0 to ${quota} (the quota), or a list of exact plants`
+  return z.strictObject({
     plants: (exact
       ? exactPlantsSchema.max(quota, { error: `must not hold more than the quota of ${quota} plants` })
-      : z.number({ error: countMessage }).int({ error: countMessage }).min(0, { error: countMessage }).max(quota, {
-          error: countMessage,
-        })
+      : integerFrom(0, quota, countMessage)
     ).optional(),
-    seed: z
-      .number({ error: seedMessage })
-      .int({ error: seedMessage })
-      .min(-(2 ** 31 - 1), { error: seedMessage })
-      .max(2 ** 31 - 1, { error: seedMessage })
-      .optional(),
-    ttlSeconds: z
-      .number({ error: ttlMessage })
-      .int({ error: ttlMessage })
-      .min(1, { error: ttlMessage })
-      .max(maxTenantTtlSeconds, { error: ttlMessage })
-      .optional(),
+    seed: integerFrom(-(2 ** 31 - 1), 2 ** 31 - 1, seedMessage).optional(),
+    quota: integerFrom(1, maxQuota, `must be an integer from 1 to ${maxQuota} (the sandbox's quota)`).optional(),
+    ttlSeconds: integerFrom(1, maxTenantTtlSeconds, ttlMessage).optional(),
   })
 }
 
-/** Reads the optional `{ "plants": n | [{id, name, tag}], "seed": s, "ttlSeconds": t }` of a tenant request. */
-async function readRecipe(
-  request: CoreRequest,
-  quota: number,
-): Promise<Partial<Pick<ProvisionOptions, 'plants' | 'seed'>> & { ttlSeconds?: number }> {
+/** What a tenant request asks for; every field optional. */
+type Recipe = Partial<Pick<ProvisionOptions, 'plants' | 'seed' | 'quota'>> & { ttlSeconds?: number }
+
+/**
+ * Reads the optional `{ "plants": n | [{id, name, tag}], "seed": s, "quota":
+ * q, "ttlSeconds": t }` of a tenant request (at most the contract's body size,
+ * 64 KiB). An unknown or misspelt field, in the request or in one of its
+ * plants, is a 400 naming it.
+ */
+async function readRecipe(request: CoreRequest, maxQuota: number): Promise<Recipe> {
   const body = await readBodyWithinLimit(request)
   if (body.byteLength === 0) return {}
   checkContentType(request.header('content-type'))
-  const value = parseJsonObject(body, 'such as {"plants": 10, "seed": 7} or {"plants": [{"id": 1, "name": "Fern"}]}')
+  const value = parseJsonObject(
+    body,
+    'such as {"plants": 10, "seed": 7} or {"plants": [{"id": 1, "name": "Fern"}], "quota": 50}',
+  )
+  refuseUnknownNames(Object.keys(value), recipeFields)
   if (Array.isArray(value.plants)) {
-    // As in a NewPlant, a `null` tag counts as absent.
-    value.plants = value.plants.map((plant: unknown) =>
-      typeof plant === 'object' && plant !== null && (plant as { tag?: unknown }).tag === null
-        ? { ...plant, tag: undefined }
-        : plant,
-    )
+    value.plants = value.plants.map((plant: unknown, index) => {
+      if (typeof plant !== 'object' || plant === null || Array.isArray(plant)) return plant
+      refuseUnknownNames(Object.keys(plant), exactPlantFields, 'field', `plants.${index}.`)
+      // As in a NewPlant, a `null` tag counts as absent.
+      return (plant as { tag?: unknown }).tag === null ? { ...plant, tag: undefined } : plant
+    })
   }
-  const result = recipeSchema(quota, Array.isArray(value.plants)).safeParse(value)
+  // The plants are checked against the tenant's own quota when it asks for one (and that one is valid).
+  const asked = value.quota
+  const quota =
+    typeof asked === 'number' && Number.isInteger(asked) && asked >= 1 && asked <= maxQuota ? asked : maxQuota
+  const result = recipeSchema(maxQuota, quota, Array.isArray(value.plants)).safeParse(value)
   if (!result.success) throw invalidField(result.error)
   return result.data
 }

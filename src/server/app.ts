@@ -1,7 +1,8 @@
 import cors from 'cors'
-import express, { type ErrorRequestHandler, type Router } from 'express'
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express'
 import type { Logger } from 'pino'
 import { errorResponse, renderError } from '../core/errors.ts'
+import { echoed } from '../core/unknown-names.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
 import { docsRouter } from './docs.ts'
 import { requestLog } from './request-log.ts'
@@ -70,10 +71,51 @@ export function appOf(parts: SandboxParts, options: CreateAppOptions): express.E
   app.disable('x-powered-by')
   app.disable('etag')
   if (options.requestLog) app.use(requestLog(options.requestLog))
-  app.use(cors(corsOptions(options.corsOrigins)))
+  const apiCors = cors(corsOptions(options.corsOrigins))
+  const adminCors = adminCorsOf(options.corsOrigins)
+  app.use((req, res, next) => (adminPath.test(req.url) ? adminCors : apiCors)(req, res, next))
   // The router answers every path (its own error handler included), so the app needs no other.
   app.use(routerOf(parts))
   return app
+}
+
+/** The admin API's paths: `/__sandbox` and below. */
+const adminPath = /^\/__sandbox(?:[/?]|$)/
+
+/**
+ * CORS for the admin API: only for the origins of an explicit list (never
+ * `*`, so that no web page can provision tenants or change a tenant's state
+ * from a visitor's browser). A request from any other origin that is not a
+ * plain read (a preflight, a form's POST) is refused with 403 before
+ * anything runs; requests from the sandbox's own pages and from outside
+ * browsers (no `Origin`) pass.
+ */
+function adminCorsOf(origins: CreateAppOptions['corsOrigins']): RequestHandler {
+  const allowed = Array.isArray(origins) ? new Set<string>(origins) : new Set<string>()
+  const listed = cors(corsOptions([...allowed]))
+  return (req, res, next) => {
+    const { origin } = req.headers
+    if (origin === undefined || allowed.has(origin)) return listed(req, res, next)
+    if (req.method === 'GET' || req.method === 'HEAD' || sameOrigin(origin, req.headers.host)) return next()
+    sendCoreResponse(
+      req,
+      res,
+      errorResponse(
+        403,
+        `The admin API (/__sandbox) does not take calls from the web origin ${JSON.stringify(echoed(origin))}; ` +
+          'start the sandbox with --cors-origins listing it to allow them.',
+      ),
+    )
+  }
+}
+
+/** Whether an `Origin` is the sandbox's own address (the `Host` the request was sent to). */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    return host !== undefined && new URL(origin).host === host.toLowerCase()
+  } catch {
+    return false
+  }
 }
 
 /** Express's own failures (a static file error, a body that could not be read…) as Error bodies, never HTML. */

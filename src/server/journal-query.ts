@@ -36,6 +36,9 @@ const journalQuerySchema = z.strictObject({
     .optional(),
 })
 
+/** The query parameters a journal query takes. */
+export const journalQueryNames: readonly string[] = Object.keys(journalQuerySchema.shape)
+
 /** Which entries a journal query selects: every field optional, all given ones must hold. */
 export type JournalFilter = Readonly<z.output<typeof journalQuerySchema>>
 

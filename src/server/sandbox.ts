@@ -2,13 +2,15 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
-import { createCore, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import { createCore, matchRoute, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import { renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { FaultRules } from '../faults/fault-rules.ts'
 import { callerOf, madeUpOutcome, withFaults } from '../faults/with-faults.ts'
+import { contract } from '../generated/contract.ts'
 import { toListener } from './adapter.ts'
-import { createAdmin } from './admin.ts'
+import { createAdmin, refuseSharedWrite } from './admin.ts'
 import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
 import { requestLog } from './request-log.ts'
@@ -28,8 +30,20 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   maxStreamsPerTenant?: number
   /** When set, `POST /__sandbox/tenants` requires it in `X-Admin-Key`. */
   adminKey?: string
-  /** Provisioned tenants kept at most; beyond it the least recently used are evicted (default 100). */
+  /**
+   * Provisioned tenants held at most (default 100): at the maximum a new one
+   * replaces the least recently used idle one, or is refused (503) when none is idle.
+   */
   maxTenants?: number
+  /** How long a provisioned tenant must go unused before it may be evicted, in ms (default 10 minutes). */
+  tenantIdleMs?: number
+  /**
+   * Whether the world's tenants are read-only (writes, fault rules, resets
+   * and journal clearing with their tokens are 403). Default: with an
+   * `adminKey` and the built-in fixture world (no `world` given), whose
+   * tokens the README prints.
+   */
+  readOnlyWorld?: boolean
   /** Delay every API answer (a slow network), fixed or a range in ms. */
   delay?: DelayRange
   /** Posts each created plant to a URL. */
@@ -41,7 +55,11 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
 }
 
 export interface CreateAppOptions extends PlantStoreRouterOptions {
-  /** Origins allowed by CORS: `'*'` (the default) or a list such as `['http://localhost:5173']`. */
+  /**
+   * Origins allowed by CORS: `'*'` (the default) or a list such as
+   * `['http://localhost:5173']`. The admin API (`/__sandbox`) allows only a
+   * list's origins, never `*`: other origins' writes to it are refused (403).
+   */
   corsOrigins?: '*' | readonly string[]
   /** Where the request log goes: one structured pino line per request, with a request id; by default nowhere. */
   requestLog?: Logger
@@ -108,8 +126,10 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
   const faulted = withFaults(simulated, { store, faults, onOutcome })
+  const readOnlyWorld = options.readOnlyWorld ?? (options.adminKey !== undefined && options.world === undefined)
+  const guarded = readOnlyWorld ? withReadOnlyWorld(faulted, store, onOutcome) : faulted
   // A cluster replica makes or claims the caller's tenant before anything else looks at it.
-  const api = replica ? replica.guard(faulted) : faulted
+  const api = replica ? replica.guard(guarded) : guarded
   const inspector = createInspector({
     store,
     journal,
@@ -123,6 +143,8 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     replica,
     adminKey: options.adminKey,
     maxTenants: options.maxTenants,
+    tenantIdleMs: options.tenantIdleMs,
+    readOnlyWorld,
     plantsPerTenant: options.plantsPerTenant,
     onReset: inspector.plantsChanged,
     onRemoved: (tenants, reason) => eventLog?.info({ tenants, reason }, 'tenants removed'),
@@ -132,6 +154,33 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   })
 
   return { api, admin: replica ? replica.guard(admin) : admin, inspector }
+}
+
+/**
+ * Refuses (403) the API's writes made with a token of the world's tenants,
+ * before the operation runs; reads and provisioned tenants go straight
+ * through. The refusal is journaled like any other answer.
+ */
+function withReadOnlyWorld(
+  handle: PlantStoreHandler,
+  store: PlantStore,
+  onOutcome: OutcomeListener,
+): PlantStoreHandler {
+  return (request) => {
+    if (request.method !== 'POST' && request.method !== 'DELETE') return handle(request)
+    const operation = matchRoute(request.path)?.route.methods.get(request.method)
+    const caller = operation && callerOf(store, request)
+    if (!caller || !(contract.operations[operation].scopes as readonly string[]).includes('plants:write'))
+      return handle(request)
+    try {
+      refuseSharedWrite(store, caller.tenantId)
+    } catch (error) {
+      const response = renderError(error)
+      onOutcome(madeUpOutcome(request, response, caller))
+      return response
+    }
+    return handle(request)
+  }
 }
 
 /**

@@ -224,9 +224,11 @@ describe('a full tenant', () => {
 })
 
 describe('eviction of provisioned tenants', () => {
-  test('beyond the tenant limit the least recently used provisioned tenants go, the others and the world stay whole', async () => {
-    const store = createPlantStore()
-    const sandbox = await startSandbox({ store, host: '127.0.0.1', port: 0, maxTenants: 5 })
+  test('beyond the tenant limit the least recently used idle provisioned tenants go, the others and the world stay whole', async () => {
+    let clock = Date.now()
+    const now = () => clock
+    const store = createPlantStore({ now })
+    const sandbox = await startSandbox({ store, now, host: '127.0.0.1', port: 0, maxTenants: 5 })
     try {
       const provision = async () => {
         const response = await fetch(`${sandbox.url}/__sandbox/tenants`, { method: 'POST' })
@@ -235,6 +237,7 @@ describe('eviction of provisioned tenants', () => {
       }
       const first = await provision()
       const others = [await provision(), await provision(), await provision(), await provision()]
+      clock += 11 * 60_000 // all idle now: a tenant unused for 10 minutes may make room
       // Using the first tenant makes it the most recently used: the second one goes next.
       const created = await fetch(`${sandbox.url}/plants`, {
         method: 'POST',

@@ -44,6 +44,8 @@ const recipeLike = fc.record(
   {
     plants: fc.oneof(scalar, fc.array(fc.record({ id: scalar, name: scalar, tag: scalar }, { requiredKeys: [] }))),
     seed: scalar,
+    quota: fc.oneof(scalar, fc.integer({ min: -5, max: 20_000 })),
+    sede: scalar,
     ttlSeconds: fc.oneof(scalar, fc.integer({ min: -5, max: 100_000 })),
   },
   { requiredKeys: [] },
@@ -99,6 +101,10 @@ test('generated hostile requests to sandbox control never get a 5xx and always g
       if (answer.status >= 400) expectErrorBody(answer, answer.status)
       if (answer.status === 201 && generated.path === '/__sandbox/faults') {
         await sandbox.client.tenant(fixtureTokens.acme).faults.clear()
+      }
+      // Tenants in use are never evicted: each one made here is deleted, so the sandbox never fills up.
+      if (answer.status === 201 && generated.path === '/__sandbox/tenants') {
+        await sandbox.client.tenant(JSON.parse(answer.text).tokens).delete()
       }
     }),
     { numRuns: 400 },

@@ -6,9 +6,11 @@
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildWorld } from '../../fixtures/world.ts'
 import { renderError } from '../../src/core/errors.ts'
 import { createPlantStore } from '../../src/index.ts'
-import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
+import { createApp, type RunningSandbox, startSandbox } from '../../src/server/index.ts'
+import { listen } from '../server/support.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { startCli } from './cli.ts'
 import { internalDetail } from './support.ts'
@@ -89,6 +91,113 @@ describe('the admin API', () => {
       expectErrorBody(answer, 401)
     }
     await provision()
+  })
+})
+
+describe('with an admin key, the fixture world (whose tokens the README prints)', () => {
+  const write = { authorization: 'Bearer psm_acme_write', 'content-type': 'application/json' }
+  const attempt = async (method: string, path: string, body?: string) =>
+    read(await fetch(`${sandbox.url}${path}`, { method, headers: write, ...(body ? { body } : {}) }))
+
+  test.each([
+    ['POST', '/plants', '{"id":900,"name":"Graffiti"}'],
+    ['DELETE', '/plants/1', undefined],
+    ['POST', '/__sandbox/faults', '{"status":503}'],
+    ['DELETE', '/__sandbox/faults', undefined],
+    ['POST', '/__sandbox/reset', undefined],
+    ['DELETE', '/__sandbox/requests', undefined],
+  ])('refuses %s %s with its write token: 403 saying the world is read-only', async (method, path, body) => {
+    const answer = await attempt(method, path, body)
+    expectErrorBody(answer, 403)
+    expect(JSON.parse(answer.text).message).toContain('read-only on a sandbox with an admin key')
+  })
+
+  test('changes nothing and still answers reads', async () => {
+    await attempt('POST', '/plants', '{"id":901,"name":"Graffiti"}')
+    const list = await read(await fetch(`${sandbox.url}/plants`, { headers: write }))
+    expect(list.status).toBe(200)
+    expect(list.text).not.toContain('Graffiti')
+    expect((await read(await fetch(`${sandbox.url}/__sandbox/faults`, { headers: write }))).status).toBe(200)
+  })
+
+  test('leaves a tenant provisioned with the key free to write', async () => {
+    const { tokens } = await provision()
+    const created = await read(
+      await fetch(`${sandbox.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.write}`, 'content-type': 'application/json' },
+        body: '{"id":902,"name":"Mine"}',
+      }),
+    )
+    expect(created.status).toBe(200)
+  })
+
+  test('is writable again when the sandbox serves a world of its own (--fixtures) or has no key', async () => {
+    for (const options of [{ adminKey, world: buildWorld() }, {}]) {
+      const other = await listen(createApp(options))
+      try {
+        const answer = await read(
+          await fetch(`${other.base}/plants`, { method: 'POST', headers: write, body: '{"id":903,"name":"Fine"}' }),
+        )
+        expect(answer.status).toBe(200)
+      } finally {
+        await other.close()
+      }
+    }
+  })
+})
+
+describe('the admin API across web origins', () => {
+  const evil = 'http://evil.test'
+  const preflight = (base: string, origin: string) =>
+    fetch(`${base}/__sandbox/tenants`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-admin-key' },
+    }).then(read)
+
+  test('by default no other origin may call it, while the Plant Store API keeps CORS for every origin', async () => {
+    const refused = await preflight(sandbox.url, evil)
+    expectErrorBody(refused, 403)
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+    const api = await fetch(`${sandbox.url}/plants`, { headers: { origin: evil } })
+    await api.arrayBuffer()
+    expect(api.headers.get('access-control-allow-origin')).toBe('*')
+    const health = await fetch(`${sandbox.url}/__sandbox/health`, { headers: { origin: evil } })
+    expect(health.status).toBe(200)
+    await health.arrayBuffer()
+    expect(health.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('refuses a cross-origin write that needs no preflight (a form’s POST) before anything runs', async () => {
+    const open = await listen(createApp({}))
+    try {
+      const before = await fetch(`${open.base}/__sandbox/tenants`, { method: 'POST', headers: { origin: evil } })
+      expect(before.status).toBe(403)
+      expect((await before.json()).message).toContain('--cors-origins')
+      const own = await fetch(`${open.base}/__sandbox/tenants`, { method: 'POST', headers: { origin: open.base } })
+      expect(own.status).toBe(201)
+      const tool = await fetch(`${open.base}/__sandbox/tenants`, { method: 'POST' })
+      expect(tool.status).toBe(201)
+    } finally {
+      await open.close()
+    }
+  })
+
+  test('allows the origins listed in --cors-origins, and only those', async () => {
+    const app = 'http://app.test'
+    const listed = await listen(createApp({ corsOrigins: [app] }))
+    try {
+      const allowed = await preflight(listed.base, app)
+      expect(allowed.status).toBe(204)
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(app)
+      expectErrorBody(await preflight(listed.base, evil), 403)
+      const provisioned = await fetch(`${listed.base}/__sandbox/tenants`, { method: 'POST', headers: { origin: app } })
+      expect(provisioned.status).toBe(201)
+      expect(provisioned.headers.get('access-control-allow-origin')).toBe(app)
+      await provisioned.arrayBuffer()
+    } finally {
+      await listed.close()
+    }
   })
 })
 

@@ -113,6 +113,28 @@ describe('starting', () => {
     expect(await sandbox.exit).toBe(0)
   })
 
+  test('with --admin-key says the fixture tokens are read-only, and --tenant-idle-seconds sets when a tenant may make room', async () => {
+    const key = 'cli-key-0123456789'
+    const sandbox = await start(['--admin-key', key, '--max-tenants', '1', '--tenant-idle-seconds', '1'])
+    try {
+      expect(sandbox.stdout()).toContain('read-only: this sandbox has an admin key')
+      const provision = () =>
+        fetch(`${sandbox.base}/__sandbox/tenants`, { method: 'POST', headers: { 'x-admin-key': key } }).then(read)
+      const first = await provision()
+      expect(first.status).toBe(201)
+      const refused = await provision()
+      expect(refused.status).toBe(503)
+      expect(refused.headers.get('retry-after')).toBe('1')
+      await new Promise((resolve) => setTimeout(resolve, 1_100))
+      expect((await provision()).status).toBe(201)
+      const { tokens } = JSON.parse(first.text) as { tokens: { read: string } }
+      expect((await fetch(`${sandbox.base}/plants`, { headers: bearer(tokens.read) })).status).toBe(401)
+    } finally {
+      sandbox.child.kill('SIGTERM')
+      expect(await sandbox.exit).toBe(0)
+    }
+  })
+
   test('lets an in-flight request finish on SIGTERM before exiting 0', async () => {
     const sandbox = await start()
     const slow = fetch(`${sandbox.base}/plants`, { headers: { ...bearer('psm_acme_read'), prefer: 'delay=400' } })
@@ -288,6 +310,7 @@ describe('flags', () => {
     [['--cluster-secret', 'too short'], {}, 'cluster-secret'],
     [['--redis-url', 'http://127.0.0.1:6379'], {}, 'redis-url'],
     [['--redis-url', 'redis://127.0.0.1:6379'], {}, '--redis-url needs --cluster-secret'],
+    [['--tenant-idle-seconds', '0'], {}, 'tenant-idle-seconds'],
   ])('refuses %j %j with a clear message and exit code 2', async ([args, env, mention], { expect }) => {
     const bad = await runToEnd(args, env)
     expect(bad.code).toBe(2)

@@ -87,7 +87,7 @@ describe('GET /__sandbox/requests', () => {
   })
 
   test.each([
-    ['an unknown parameter', '?verb=GET', 'verb is not a query parameter here'],
+    ['an unknown parameter', '?verb=GET', 'Unknown query parameter "verb"'],
     ['a repeated parameter', '?method=GET&method=POST', 'method must be given at most once'],
     ['an unknown method', '?method=BREW', 'method must be one of'],
     ['a path template the contract lacks', '?path=/trees/{id}', 'path must be a path such as'],

@@ -145,6 +145,46 @@ describe('a time-to-live', () => {
   })
 })
 
+describe('an expired tenant', () => {
+  test('its tokens still say "has expired" once the tenant is removed, as in a cluster', async () => {
+    const tenant = await sandbox.client.provision({ plants: 1, ttlSeconds: 60 })
+    sandbox.advance(61_000)
+    await read(await fetch(`${sandbox.base}/__sandbox/health`)) // sweeps the expired tenant away
+    expect(store.hasTenant(tenant.provisioned!.tenant)).toBe(false)
+    for (const token of [tenant.tokens.read, tenant.tokens.write]) {
+      const answer = await list(token)
+      expectErrorBody(answer, 401)
+      expect(JSON.parse(answer.text).message).toBe('The access token has expired.')
+    }
+    expect(JSON.parse((await list('psm_never_issued')).text).message).toBe('The access token is not recognised.')
+  })
+
+  test('the expiry sweep waits on the store’s clock, not the wall clock: no busy timer while a tenant lives', async () => {
+    // A clock a day behind the wall clock: measured against the wall clock, every expiry would look overdue.
+    let reads = 0
+    const now = () => {
+      reads++
+      return Date.now() - 86_400_000
+    }
+    const behind = await listen(createApp({ store: createPlantStore({ now }), now }))
+    try {
+      const answer = await read(
+        await fetch(`${behind.base}/__sandbox/tenants`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"ttlSeconds": 60}',
+        }),
+      )
+      expect(answer.status).toBe(201)
+      reads = 0
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(reads).toBeLessThan(5)
+    } finally {
+      await behind.close()
+    }
+  })
+})
+
 describe('the example fixtures file', () => {
   const file = JSON.parse(readFileSync(new URL('../../fixtures/example-tenants.json', import.meta.url), 'utf8'))
 
