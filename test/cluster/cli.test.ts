@@ -1,8 +1,8 @@
 /**
  * `npm run cluster` (cluster/start.ts) as a user runs it: a taken port or a
  * bad flag is one line and exit 2 with nothing started; a replica that dies
- * is reported in one line naming it; Ctrl-C (SIGINT) stops everything with
- * exit 130 and leaves no temporary folder behind.
+ * is reported in one line naming it; Ctrl-C (SIGINT) and SIGTERM stop
+ * everything with exit 130 and 143 and leave no temporary folder behind.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -108,5 +108,19 @@ describe('npm run cluster', () => {
     run.child.kill('SIGINT')
     expect(await run.exited).toBe(130)
     expect(clusterFolders(tmp)).toEqual([])
+  })
+
+  test('on SIGTERM exits 143, leaving no process listening and no folder', async () => {
+    const { port, server } = await listener()
+    await new Promise((resolve) => server.close(resolve))
+    const tmp = temporaryFolder()
+    const run = cluster(['1', '--port', String(port)], tmp)
+    await until(() => /replica 0: .*\(pid \d+\)\n/.test(run.stdout()), 'the banner')
+    const pid = Number(/replica 0: .*\(pid (\d+)\)/.exec(run.stdout())?.[1])
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(143)
+    expect(clusterFolders(tmp)).toEqual([])
+    expect(() => process.kill(pid, 0)).toThrow()
+    await expect(fetch(`http://127.0.0.1:${port}/__sandbox/health`)).rejects.toThrow()
   })
 })
