@@ -5,6 +5,15 @@
  * checks the claim in the same Lua script (a fence), so a replica that lost a
  * tenant to another can no longer write to it. Each claim is published on
  * {@link claimsChannel}, so the replica that held the tenant drops its copy.
+ *
+ * Every key written here expires. A provisioned tenant's two keys expire
+ * when its tokens do (`PEXPIREAT` its `expires`, set again on each write but
+ * never later); a fixture-world tenant's (no expiry of its own) a day after
+ * its last claim or write ({@link worldTenantIdleMs}: then it starts again
+ * from its seeded plants). A deleted tenant's tombstone lives exactly as long
+ * as its tokens could, so none can bring it back. The Redis is meant to run
+ * with `maxmemory` and `noeviction` (see `cluster/cluster.ts`): when full, a
+ * write answers 503 with `Retry-After`, and deleting a tenant still works.
  */
 import { hostname } from 'node:os'
 import { createClient, type RedisClientType } from '@redis/client'
@@ -12,6 +21,7 @@ import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import type { StoreChange, TenantSnapshot } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
+import { maxTenantTtlSeconds } from '../server/admin.ts'
 
 /**
  * The Pub/Sub channel on which claims are announced: `<tenant> <replica>`.
@@ -23,6 +33,15 @@ export const claimsChannel = 'psm:claims'
 
 const tenantKey = (tenantId: string) => `psm:tenant:${tenantId}`
 const plantsKey = (tenantId: string) => `psm:plants:${tenantId}`
+
+/**
+ * How long a fixture-world tenant (`acme`, `globex`: tokens that never expire) stays in Redis after its
+ * last claim or write: a day, the longest lifetime of a provisioned tenant.
+ *
+ * @example
+ * worldTenantIdleMs // 86_400_000
+ */
+export const worldTenantIdleMs = maxTenantTtlSeconds * 1000
 
 /**
  * A write answers this (and changes nothing) when Redis cannot take it; clients retry after `Retry-After`.
@@ -50,11 +69,20 @@ export class TenantMovedError extends Error {
 }
 
 const fence = `if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return redis.error_reply('MOVED') end`
-/** A tenant with a time-to-live: both keys expire with it (a hash created anew has no expiry of its own). */
+/**
+ * Both keys expire: a provisioned tenant's at its `expires` (the same instant on every write, so never later
+ * than its tokens), a world tenant's {@link worldTenantIdleMs} from now. A hash created anew has no expiry of
+ * its own, hence after every write.
+ */
 const expire = `local expires = redis.call('HGET', KEYS[1], 'expires')
-if expires then redis.call('PEXPIREAT', KEYS[1], expires) redis.call('PEXPIREAT', KEYS[2], expires) end`
+if expires then redis.call('PEXPIREAT', KEYS[1], expires) redis.call('PEXPIREAT', KEYS[2], expires)
+else redis.call('PEXPIRE', KEYS[1], ${worldTenantIdleMs}) redis.call('PEXPIRE', KEYS[2], ${worldTenantIdleMs}) end`
 
-/** KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', expiry (epoch ms) or '', then id/value pairs. */
+/**
+ * KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', expiry (epoch ms) or '', then
+ * id/value pairs. Answers the status, and when claimed the spec, fault rules and plants in the same step (an
+ * expiry cannot fall between the claim and the read). A tenant whose expiry has passed is `expired`.
+ */
 const claimScript = `
 if redis.call('HEXISTS', KEYS[1], 'deleted') == 1 then return 'deleted' end
 local known = redis.call('HEXISTS', KEYS[1], 'spec') == 1
@@ -65,9 +93,11 @@ if not known then
   for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1])
-redis.call('PUBLISH', '${claimsChannel}', ARGV[2] .. ' ' .. ARGV[1])
 ${expire}
-return 'claimed'`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'expired' end
+redis.call('PUBLISH', '${claimsChannel}', ARGV[2] .. ' ' .. ARGV[1])
+local found = redis.call('HMGET', KEYS[1], 'spec', 'faults')
+return {'claimed', found[1], found[2] or '[]', redis.call('HGETALL', KEYS[2])}`
 
 /** ARGV: replica, id, plant JSON. */
 const createScript = `${fence}
@@ -96,14 +126,15 @@ return 'saved'`
 
 /**
  * KEYS: tenant, plants. ARGV: tenant id, replica. Leaves a tombstone (a deleted tenant is never materialised
- * again; it lasts as long as the tenant would have) and announces it like a claim, so any other replica drops
- * its copy.
+ * again) that expires with the tenant's tokens (without a known expiry: after the longest lifetime, which no
+ * token of it outlives), and announces it like a claim, so any other replica drops its copy. Runs even when
+ * Redis is full (`allow-oom`): the tombstone is smaller than what it replaces.
  */
-const deleteTenantScript = `
+const deleteTenantScript = `#!lua flags=allow-oom
 local expires = redis.call('HGET', KEYS[1], 'expires')
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('HSET', KEYS[1], 'deleted', '1')
-if expires then redis.call('PEXPIREAT', KEYS[1], expires) end
+if expires then redis.call('PEXPIREAT', KEYS[1], expires) else redis.call('PEXPIRE', KEYS[1], ${worldTenantIdleMs}) end
 redis.call('PUBLISH', '${claimsChannel}', ARGV[1] .. ' ' .. ARGV[2])
 return 'deleted'`
 
@@ -112,10 +143,10 @@ export type TenantChange =
   | StoreChange
   | { readonly kind: 'faults'; readonly tenantId: string; readonly rules: readonly SavedFaultRule[] }
 
-/** What a claim found: the tenant as Redis holds it, or that there is none (or it was deleted). */
+/** What a claim found: the tenant as Redis holds it, or that there is none (or it was deleted, or has expired). */
 export type Claim =
   | { readonly status: 'claimed'; readonly tenant: TenantSnapshot; readonly faults: readonly SavedFaultRule[] }
-  | { readonly status: 'unknown' | 'deleted' }
+  | { readonly status: 'unknown' | 'deleted' | 'expired' }
 
 /**
  * One replica's view of the tenants in Redis (node-redis). Commands fail at
@@ -204,20 +235,18 @@ export class RedisTenants {
     } else {
       args.push('', '')
     }
-    const status = await this.#run(claimScript, tenantId, args)
-    if (status !== 'claimed') return { status: status as 'unknown' | 'deleted' }
-    const [[spec, faults], stored] = await Promise.all([
-      this.#client.hmGet(tenantKey(tenantId), ['spec', 'faults']),
-      this.#client.hGetAll(plantsKey(tenantId)),
-    ])
-    const plants = Object.values(stored)
+    const answer = await this.#run(claimScript, tenantId, args)
+    if (!Array.isArray(answer)) return { status: answer as 'unknown' | 'deleted' | 'expired' }
+    const [, spec, faults, stored] = answer as [string, string, string, string[]]
+    const plants = stored
+      .filter((_, index) => index % 2 === 1)
       .map((value) => JSON.parse(value) as { s: number; p: StoredPlant })
       .sort((a, b) => a.s - b.s)
       .map(({ p }) => p)
     return {
       status: 'claimed',
-      tenant: { ...(JSON.parse(spec ?? '{}') as Omit<TenantSnapshot, 'plants'>), plants },
-      faults: JSON.parse(faults ?? '[]') as SavedFaultRule[],
+      tenant: { ...(JSON.parse(spec) as Omit<TenantSnapshot, 'plants'>), plants },
+      faults: JSON.parse(faults) as SavedFaultRule[],
     }
   }
 
@@ -267,10 +296,19 @@ export class RedisTenants {
       return await this.#client.eval(script, { keys: [tenantKey(tenantId), plantsKey(tenantId)], arguments: args })
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('MOVED')) throw new TenantMovedError(tenantId)
+      if (error instanceof Error && error.message.startsWith('OOM')) {
+        throw storageUnavailable(
+          "The sandbox's durable storage is full; nothing changed. Tenants leave it when they expire: try again later.",
+          storageFullRetrySeconds,
+        )
+      }
       throw storageUnavailable('The sandbox could not write to its durable storage; nothing changed.')
     }
   }
 }
+
+/** What a write answers while Redis is full (`maxmemory` with `noeviction`), in `Retry-After`. */
+const storageFullRetrySeconds = 30
 
 /** A plant as a hash field and value: its id, and its creation order with the plant. */
 function entry(seq: number, plant: StoredPlant): [string, string] {

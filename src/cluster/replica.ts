@@ -3,9 +3,16 @@
  * (signed tokens), materialises a tenant on its first request, and with
  * Redis claims it, writes every change through before answering and drops
  * it when another replica claims it.
+ *
+ * Every provisioned tenant has a lifetime ({@link defaultClusterTenantTtlSeconds}
+ * unless `ttlSeconds` says, at most `maxTenantTtlSeconds`): its tokens carry
+ * it, its Redis keys expire with it. A tenant this replica stops serving
+ * (handed over, evicted, deleted, expired) is forgotten here, journal and
+ * fault rules included ({@link Replica.onRelease}).
  */
 import type { Logger } from 'pino'
 import type { PlantStoreHandler } from '../core/app.ts'
+import { bearerToken } from '../core/auth.ts'
 import { challenge, invalidRequest, PlantStoreError, renderError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import {
@@ -17,8 +24,19 @@ import {
   type StoreChange,
 } from '../core/store.ts'
 import type { FaultRules, SavedFaultRule } from '../faults/fault-rules.ts'
+import { maxTenantTtlSeconds } from '../server/admin.ts'
 import { RedisTenants, storageUnavailable, type TenantChange, TenantMovedError } from './redis-tenants.ts'
 import { type SignedToken, type TenantRecipe, TenantTokens } from './tenant-tokens.ts'
+
+/**
+ * The lifetime of a tenant provisioned in a cluster without `ttlSeconds`: a
+ * day, which is also the longest allowed. Its tokens, its Redis keys and (once
+ * deleted) its tombstone all end with it.
+ *
+ * @example
+ * defaultClusterTenantTtlSeconds // 86_400
+ */
+export const defaultClusterTenantTtlSeconds = maxTenantTtlSeconds
 
 /** How replicas share tenants: the secret that signs tokens, and optionally Redis. */
 export interface ClusterOptions {
@@ -53,8 +71,13 @@ export class Replica {
   readonly #pending = new Map<string, Promise<void>>()
   /** Tenants made from their tokens' recipe here (dropped from memory when another replica claims them). */
   readonly #fromRecipe = new Set<string>()
-  /** Tenants deleted through this replica: their signed tokens no longer make them (Redis keeps this for all). */
-  readonly #deleted = new Set<string>()
+  /**
+   * Tenants deleted through this replica, with when their tokens expire (epoch ms): until then their signed
+   * tokens no longer make them here (Redis keeps this for all). Dropped once the tokens have expired.
+   */
+  readonly #deleted = new Map<string, number>()
+  /** Told of each tenant this replica stops serving. */
+  readonly #releaseListeners = new Set<(tenantId: string) => void>()
 
   private constructor(tokens: TenantTokens, redis: RedisTenants | undefined, log: Logger | undefined, max: number) {
     this.#tokens = tokens
@@ -116,6 +139,20 @@ export class Replica {
   }
 
   /**
+   * Calls `listener` with each tenant this replica stops serving: another
+   * replica claimed it, it was evicted beyond `--max-tenants`, deleted, or
+   * expired, or Redis was lost (claims may have been missed). Its plants and
+   * fault rules are gone from memory by then; the sandbox forgets the rest
+   * there (its journal), as it does for a tenant removed in a single sandbox.
+   *
+   * @example
+   * replica.onRelease((tenantId) => journal.forget(tenantId))
+   */
+  onRelease(listener: (tenantId: string) => void): void {
+    this.#releaseListeners.add(listener)
+  }
+
+  /**
    * A new tenant from its recipe, stored nowhere: its tokens are signed and
    * carry the recipe (and expiry), so whichever replica its requests reach
    * can make it. Exact plants do not fit in a token: with Redis they are
@@ -130,7 +167,8 @@ export class Replica {
     }
     const store = this.#attached()
     const { seed } = options
-    const expiresAt = options.ttlMs === undefined ? undefined : Math.ceil((Date.now() + options.ttlMs) / 1000)
+    const ttlMs = options.ttlMs ?? defaultClusterTenantTtlSeconds * 1000
+    const expiresAt = Math.ceil((Date.now() + ttlMs) / 1000)
     const recipe: TenantRecipe = {
       tenant: this.#tokens.newTenantId(),
       seed,
@@ -147,7 +185,7 @@ export class Replica {
         throw error
       }
     }
-    return provisionedTenant(recipe.tenant, tokens, options, expiresAt === undefined ? undefined : expiresAt * 1000)
+    return provisionedTenant(recipe.tenant, tokens, options, expiresAt * 1000)
   }
 
   /**
@@ -164,6 +202,7 @@ export class Replica {
       if (caller === undefined || (!caller.signed && this.#ready.has(caller.tenantId))) return handler(request)
       const expiresAt = caller.signed?.expiresAt
       if (expiresAt !== undefined && expiresAt * 1000 <= Date.now()) {
+        this.#release(caller.tenantId)
         return renderError(
           new PlantStoreError('invalid_token', 'The access token has expired.', {
             'www-authenticate': challenge('invalid_token'),
@@ -185,7 +224,9 @@ export class Replica {
    */
   async deleteTenant(tenantId: string): Promise<void> {
     await this.#redis?.deleteTenant(tenantId)
-    this.#deleted.add(tenantId)
+    const now = Date.now()
+    for (const [deleted, expiresAt] of this.#deleted) if (expiresAt <= now) this.#deleted.delete(deleted)
+    this.#deleted.set(tenantId, this.#tokensExpiry(tenantId) ?? now + maxTenantTtlSeconds * 1000)
     this.#release(tenantId)
     this.#store?.removeTenant(tenantId)
   }
@@ -195,10 +236,20 @@ export class Replica {
     await this.#redis?.close()
   }
 
-  /** The tenant of a bearer token, and its recipe when the token is signed. */
+  /** When a tenant's tokens stop working (epoch ms), as the store holds them; `undefined` if unknown or never. */
+  #tokensExpiry(tenantId: string): number | undefined {
+    const users = this.#store?.tenantSnapshot(tenantId)?.users ?? []
+    const expiries = users.flatMap(({ tokens }) =>
+      tokens.map(({ expiresAt }) => (expiresAt ? Date.parse(expiresAt) : Infinity)),
+    )
+    const latest = Math.max(...expiries)
+    return Number.isFinite(latest) ? latest : undefined
+  }
+
+  /** The tenant of a bearer token (the core's one parser reads the header), and its recipe when the token is signed. */
   #callerOf(authorization: string | null): { tenantId: string; signed?: SignedToken } | undefined {
-    if (!authorization?.startsWith('Bearer ')) return undefined
-    const token = authorization.slice(7).trim()
+    const token = bearerToken(authorization)
+    if (!token) return undefined
     const store = this.#attached()
     if (store.settled) {
       try {
@@ -236,7 +287,7 @@ export class Replica {
     const make = async () => {
       // A tenant of exact plants is only made while it is provisioned: afterwards Redis holds it.
       if (!signed || store.hasTenant(tenantId) || (signed.plants === 'exact' && !plants)) return
-      const expiresAt = signed.expiresAt === undefined ? null : new Date(signed.expiresAt * 1000).toISOString()
+      const expiresAt = new Date(signed.expiresAt * 1000).toISOString()
       const recipe = { ...signed, plants: plants ?? (signed.plants as number), expiresAt }
       await store.putTenant(provisionedTenantSpec(tenantId, this.#tokens.issue(signed), recipe), { provisioned: true })
       this.#fromRecipe.add(tenantId)
@@ -251,10 +302,18 @@ export class Replica {
     let claim = await redis.claim(tenantId, undefined)
     if (claim.status === 'unknown') {
       await make()
-      const expiresAt = signed?.expiresAt === undefined ? undefined : signed.expiresAt * 1000
-      claim = await redis.claim(tenantId, store.tenantSnapshot(tenantId), expiresAt)
+      const held = store.tenantSnapshot(tenantId)
+      if (!held) return
+      if (!signed) {
+        // A world tenant Redis no longer holds (idle for a day) starts again from its seeded plants, whatever an
+        // earlier claim left in this replica's memory.
+        const { seedPlants, plants: _, ...tenant } = held
+        await store.putTenant({ ...tenant, plants: seedPlants }, { provisioned: false })
+      }
+      const initial = signed ? held : store.tenantSnapshot(tenantId)
+      claim = await redis.claim(tenantId, initial, signed && signed.expiresAt * 1000)
     }
-    if (claim.status === 'deleted') {
+    if (claim.status === 'deleted' || claim.status === 'expired') {
       this.#release(tenantId)
       store.removeTenant(tenantId)
       return
@@ -281,16 +340,25 @@ export class Replica {
     }
   }
 
-  /** Keeps at most `maxTenants` tenants made from recipes in memory, the least recently used go first. */
+  /**
+   * Keeps at most `maxTenants` tenants made from recipes in memory, the least recently used go first, and
+   * forgets those the store has removed meanwhile (expired).
+   */
   #evict(): void {
-    for (const tenantId of this.#attached().evictIdle(this.#maxTenants)) this.#release(tenantId)
+    const store = this.#attached()
+    for (const tenantId of store.evictIdle(this.#maxTenants)) this.#release(tenantId)
+    for (const tenantId of this.#fromRecipe) if (!store.hasTenant(tenantId)) this.#release(tenantId)
   }
 
-  /** Stops serving a tenant from memory: another replica claimed it, or it was evicted or deleted. */
+  /**
+   * Stops serving a tenant from memory: another replica claimed it, or it was evicted, deleted or expired.
+   * Its plants (if made here from a recipe) and fault rules go, and the listeners forget the rest.
+   */
   #release(tenantId: string): void {
     this.#ready.delete(tenantId)
     this.#faults?.clear(tenantId)
     if (this.#fromRecipe.delete(tenantId)) this.#store?.removeTenant(tenantId)
+    for (const listener of this.#releaseListeners) listener(tenantId)
   }
 
   #attached(): PlantStore {

@@ -8,7 +8,8 @@
  *
  * `<plants>` is a count of seeded plants, or `x` for exact plants (which do
  * not fit in a token: they are in Redis); `<expiry>` is the epoch second the
- * tokens stop working, or `0` for never.
+ * tokens stop working. Every signed token expires: a deleted tenant's
+ * tombstone only has to outlive its tokens (`0`, never, is refused).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 
@@ -19,8 +20,8 @@ export interface TenantRecipe {
   /** A count of plants seeded from `seed`, or `'exact'`: the tenant's exact plants are kept in Redis. */
   readonly plants: number | 'exact'
   readonly quota: number
-  /** The epoch second its tokens stop working; `undefined`: never. */
-  readonly expiresAt?: number | undefined
+  /** The epoch second its tokens stop working (every provisioned tenant in a cluster has a lifetime). */
+  readonly expiresAt: number
 }
 
 /** A verified token: its tenant's recipe and whether it may write. */
@@ -50,7 +51,7 @@ export function tenantOfToken(token: string): string | undefined {
  *
  * @example
  * const tokens = new TenantTokens('shared secret')
- * const { read, write } = tokens.issue({ tenant: tokens.newTenantId(), seed: 7, plants: 5, quota: 10000 })
+ * const { read, write } = tokens.issue({ tenant: tokens.newTenantId(), seed: 7, plants: 5, quota: 10000, expiresAt: 1795000000 })
  * tokens.issue({ tenant: 't_0a1b2c3d4e5f6a7b', seed: 0, plants: 'exact', quota: 10000, expiresAt: 1795000000 })
  * tokens.verify(write)?.access // 'write'
  */
@@ -72,10 +73,10 @@ export class TenantTokens {
     return { read: this.#sign({ ...recipe, access: 'read' }), write: this.#sign({ ...recipe, access: 'write' }) }
   }
 
-  /** The recipe and access of a token signed with this secret; `undefined` for any other string. */
+  /** The recipe and access of a token signed with this secret; `undefined` for any other string, or one that never expires. */
   verify(token: string): SignedToken | undefined {
     const found = tokenPattern.exec(token)
-    if (!found) return undefined
+    if (!found || found[6] === '0') return undefined
     const [, tenant = '', access, seed, plants, quota, expiresAt, signature = ''] = found
     const claimed = Buffer.from(signature)
     const expected = Buffer.from(this.#signature(token.slice(0, -signatureLength - 1)))
@@ -86,11 +87,11 @@ export class TenantTokens {
       seed: Number(seed),
       plants: plants === 'x' ? 'exact' : Number(plants),
       quota: Number(quota),
-      ...(expiresAt === '0' ? {} : { expiresAt: Number(expiresAt) }),
+      expiresAt: Number(expiresAt),
     }
   }
 
-  #sign({ tenant, access, seed, plants, quota, expiresAt = 0 }: SignedToken): string {
+  #sign({ tenant, access, seed, plants, quota, expiresAt }: SignedToken): string {
     const count = plants === 'exact' ? 'x' : plants
     const unsigned = `psm_${tenant}.${access === 'write' ? 'w' : 'r'}.${seed}.${count}.${quota}.${expiresAt}`
     return `${unsigned}.${this.#signature(unsigned)}`

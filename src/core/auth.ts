@@ -8,6 +8,26 @@ const tokenSyntax = /^[A-Za-z0-9\-._~+/]+=*$/
 const maxTokenLength = 4096
 
 /**
+ * The token of an `Authorization` value that uses the Bearer scheme, whose
+ * name is case-insensitive (RFC 7235: `bearer x` is `Bearer x`); spaces
+ * after the scheme are skipped. `undefined` when the header is missing or
+ * names another scheme; `''` for a bare `Bearer`. The token's syntax is not
+ * checked here ({@link authenticate} does): this is the one place a header
+ * is split into scheme and token.
+ *
+ * @example
+ * bearerToken('bearer psm_acme_read') // 'psm_acme_read'
+ * bearerToken('Basic YWxhZGRpbg==') // undefined
+ */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  if (!authorization) return undefined
+  const space = authorization.indexOf(' ')
+  const scheme = space === -1 ? authorization : authorization.slice(0, space)
+  if (scheme.toLowerCase() !== 'bearer') return undefined
+  return space === -1 ? '' : authorization.slice(space + 1).replace(/^ +/, '')
+}
+
+/**
  * Resolves an `Authorization` header to the calling principal (RFC 6750):
  * a missing or non-Bearer header is `unauthorized`; a malformed, unknown or
  * expired token is `invalid_token`. Call it on a settled store (see
@@ -22,14 +42,12 @@ export function authenticate(store: PlantStore, authorization: string | null): P
       'www-authenticate': challenge(),
     })
   }
-  const space = authorization.indexOf(' ')
-  const scheme = space === -1 ? authorization : authorization.slice(0, space)
-  if (scheme.toLowerCase() !== 'bearer') {
+  const token = bearerToken(authorization)
+  if (token === undefined) {
     throw new PlantStoreError('unauthorized', 'The Authorization header must use the Bearer scheme.', {
       'www-authenticate': challenge(),
     })
   }
-  const token = space === -1 ? '' : authorization.slice(space + 1).replace(/^ +/, '')
   if (token.length > maxTokenLength || !tokenSyntax.test(token)) {
     throw new PlantStoreError('invalid_token', 'The bearer token is malformed.', {
       'www-authenticate': challenge('invalid_token'),

@@ -120,6 +120,8 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       faults.clear(tenantId)
     }
   }
+  // A cluster replica forgets the same of each tenant it stops serving (handed over, evicted, deleted, expired).
+  options.replica?.onRelease((tenantId) => forget([tenantId]))
 
   let expiryTimer: ReturnType<typeof setTimeout> | undefined
   /** Removes expired tenants now, and arms a timer for the next one to expire. */

@@ -81,6 +81,16 @@ async function owners(): Promise<Map<string, string>> {
     await redis.close()
   }
 }
+/** The replica that owns a tenant in Redis. */
+async function ownerOf(tenantId: string): Promise<string | null> {
+  const redis = createClient({ url: cluster.redisUrl })
+  await redis.connect()
+  try {
+    return await redis.hGet(`psm:tenant:${tenantId}`, 'owner')
+  } finally {
+    await redis.close()
+  }
+}
 const pidOf = (owner: string) => Number(owner.split(':')[1])
 
 describe('a cluster of 3 replicas behind nginx, with Redis', () => {
@@ -331,6 +341,97 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     await redis.close()
   })
 
+  test('a tenant provisioned without ttlSeconds lives a day: its keys expire with its tokens, and its tombstone exactly then', async () => {
+    const provisioned = JSON.parse(
+      (await call('POST', '/__sandbox/tenants', undefined, { plants: 2, seed: 5 })).text,
+    ) as {
+      tenant: string
+      tokens: { read: string; write: string }
+      expiresAt: string
+    }
+    const { tenant, tokens } = provisioned
+    const expiresAt = Date.parse(provisioned.expiresAt)
+    expect(expiresAt - Date.now()).toBeGreaterThan(86_400_000 - 60_000)
+    expect((await call('POST', '/plants', tokens.write, { id: 50, name: 'Aloe' })).status).toBe(200)
+    const redis = createClient({ url: cluster.redisUrl })
+    await redis.connect()
+    try {
+      const expiry = (key: string) => redis.sendCommand(['PEXPIRETIME', key])
+      expect(await expiry(`psm:tenant:${tenant}`)).toBe(expiresAt)
+      expect(await expiry(`psm:plants:${tenant}`)).toBe(expiresAt)
+      expect((await call('DELETE', `/__sandbox/tenants/${tenant}`, tokens.write)).status).toBe(204)
+      expect(await redis.hGetAll(`psm:tenant:${tenant}`)).toEqual({ deleted: '1' })
+      expect(await expiry(`psm:tenant:${tenant}`)).toBe(expiresAt)
+      expect((await call('GET', '/plants', tokens.read)).status).toBe(401)
+    } finally {
+      await redis.close()
+    }
+  })
+
+  test('a replica that hands a tenant over forgets its journal: taken back, it has none', async () => {
+    const { tokens } = JSON.parse(
+      (await call('POST', '/__sandbox/tenants', undefined, { plants: 1, seed: 6 })).text,
+    ) as {
+      tokens: { read: string }
+    }
+    const [first = '', second = ''] = cluster.replicaUrls
+    const get = (url: string, path: string, scheme = 'Bearer') =>
+      fetch(`${url}${path}`, { headers: { authorization: `${scheme} ${tokens.read}` } })
+    const journaled = async (url: string) =>
+      ((await (await get(url, '/__sandbox/requests')).json()) as { count: number }).count
+    for (let index = 0; index < 3; index++) expect((await get(first, '/plants')).status).toBe(200)
+    expect(await journaled(first)).toBe(3)
+    // The second replica claims the tenant (a lower-case scheme, read by the core's one parser): the first drops it.
+    expect((await get(second, '/plants', 'bearer')).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await journaled(first)).toBe(0)
+  })
+
+  test('a lower-case "bearer" through nginx reaches the same replica as "Bearer" and is served', async () => {
+    const { tenant, tokens } = JSON.parse(
+      (await call('POST', '/__sandbox/tenants', undefined, { plants: 1, seed: 8 })).text,
+    ) as { tenant: string; tokens: { read: string } }
+    const list = (scheme: string) =>
+      fetch(`${cluster.url}/plants`, { headers: { authorization: `${scheme} ${tokens.read}` } })
+    expect((await list('Bearer')).status).toBe(200)
+    const owner = await ownerOf(tenant)
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const answer = await list(scheme)
+      expect(answer.status).toBe(200)
+      expect(await answer.json()).toEqual(generatePlants(8, 1).map(({ name, tag }) => (tag ? { name, tag } : { name })))
+    }
+    expect(await ownerOf(tenant)).toBe(owner)
+  })
+
+  test('a full Redis (noeviction) answers writes 503 with Retry-After and still deletes tenants for good', async () => {
+    const { tenant, tokens } = JSON.parse(
+      (await call('POST', '/__sandbox/tenants', undefined, { plants: 1, seed: 9 })).text,
+    ) as {
+      tenant: string
+      tokens: { read: string; write: string }
+    }
+    expect((await call('GET', '/plants', tokens.read)).status).toBe(200)
+    const redis = createClient({ url: cluster.redisUrl })
+    await redis.connect()
+    try {
+      expect(await redis.configGet('maxmemory-policy')).toEqual({ 'maxmemory-policy': 'noeviction' })
+      const { maxmemory = '' } = await redis.configGet('maxmemory')
+      expect(Number(maxmemory)).toBe(256 * 1024 * 1024)
+      await redis.configSet('maxmemory', '1')
+      const refused = await call('POST', '/plants', tokens.write, { id: 60, name: 'Too much' })
+      expect(refused.status).toBe(503)
+      expect(refused.retryAfter).toBe('30')
+      expect(JSON.parse(refused.text)).toMatchObject({ error: 503, message: expect.stringContaining('full') })
+      expect((await call('DELETE', `/__sandbox/tenants/${tenant}`, tokens.write)).status).toBe(204)
+      expect(await redis.hGetAll(`psm:tenant:${tenant}`)).toEqual({ deleted: '1' })
+      await redis.configSet('maxmemory', maxmemory)
+      expect((await call('GET', '/plants', tokens.read)).status).toBe(401)
+    } finally {
+      await redis.configSet('maxmemory', String(256 * 1024 * 1024))
+      await redis.close()
+    }
+  })
+
   test('replicas report ready to a load balancer, and whether Redis is up', async () => {
     const ready = await call('GET', '/__sandbox/ready')
     expect(ready.status).toBe(200)
@@ -350,5 +451,20 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     })
     expect(report.rules.filter((rule) => rule.status === 'failed')).toEqual([])
     expect(report.passed).toBeGreaterThan(30)
+  })
+
+  test('every key the sandbox wrote to Redis expires: tenants, the fixture world and tombstones', async () => {
+    const redis = createClient({ url: cluster.redisUrl })
+    await redis.connect()
+    try {
+      const keys = await redis.keys('*')
+      expect(keys.length).toBeGreaterThan(tenantCount)
+      expect(keys).toContain('psm:tenant:acme')
+      const lifetimes = await Promise.all(keys.map((key) => redis.pTTL(key)))
+      expect(keys.filter((_, index) => (lifetimes[index] ?? -1) <= 0)).toEqual([])
+      expect(Math.max(...lifetimes)).toBeLessThanOrEqual(86_400_000)
+    } finally {
+      await redis.close()
+    }
   })
 })

@@ -14,6 +14,8 @@ export default defineConfig({
     include: ['test/cluster/**/*.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
     testTimeout: 120_000,
+    // One cluster at a time: the suite's fuzz measures a cluster that shares the machine's cores.
+    fileParallelism: false,
     hookTimeout: 60_000,
   },
 })

@@ -11,7 +11,8 @@ import { readFile } from 'node:fs/promises'
 import { afterEach, describe, expect, test } from 'vitest'
 import { generatePlants } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
-import { tenantOfToken } from '../../src/cluster/tenant-tokens.ts'
+import { defaultClusterTenantTtlSeconds } from '../../src/cluster/replica.ts'
+import { TenantTokens, tenantOfToken } from '../../src/cluster/tenant-tokens.ts'
 import type { StoreChange } from '../../src/core/store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
 import { createPlantStore } from '../../src/index.ts'
@@ -57,7 +58,7 @@ describe('replicas sharing a cluster secret', () => {
 
   test("route by the same tenant as nginx's map in cluster/nginx.conf.template", async () => {
     const template = await readFile(new URL('../../cluster/nginx.conf.template', import.meta.url), 'utf8')
-    const rules = [...template.matchAll(/^\s*"~\^Bearer \+(psm_[^"]+)" \$1;$/gm)].map(
+    const rules = [...template.matchAll(/^\s*"~\^\(\?i:bearer\) \+(psm_[^"]+)" \$1;$/gm)].map(
       ([, pattern]) => new RegExp(`^${pattern}`),
     )
     expect(rules).toHaveLength(2)
@@ -104,6 +105,63 @@ describe('replicas sharing a cluster secret', () => {
       expect(await list.json()).toEqual(listOf(generatePlants(11 + index, 2)))
     }
     expect(sandbox.store.provisionedTenants()).toHaveLength(2)
+  })
+
+  test('serve a tenant to a lower-case "bearer" scheme, as a single sandbox does (one bearer parser)', async () => {
+    const [first, second] = [await replica(), await replica()]
+    const { tokens } = await provision(first, { plants: 2, seed: 21 })
+    const list = await fetch(`${second.url}/plants`, { headers: { authorization: `bearer ${tokens.read}` } })
+    expect(list.status).toBe(200)
+    expect(await list.json()).toEqual(listOf(generatePlants(21, 2)))
+    const created = await fetch(`${second.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: `BEARER ${tokens.write}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 9, name: 'Fern' }),
+    })
+    expect(created.status).toBe(200)
+  })
+
+  test('forget the journal of a tenant evicted beyond --max-tenants: made again, it has none', async () => {
+    const sandbox = await replica(secret, 1)
+    const [evicted, other] = [
+      await provision(sandbox, { plants: 1, seed: 31 }),
+      await provision(sandbox, { plants: 1, seed: 32 }),
+    ]
+    const journal = async (token: string) => {
+      const answer = await fetch(`${sandbox.url}/__sandbox/requests`, { headers: bearer(token) })
+      expect(answer.status).toBe(200)
+      return ((await answer.json()) as { count: number }).count
+    }
+    for (let index = 0; index < 3; index++)
+      await fetch(`${sandbox.url}/plants`, { headers: bearer(evicted.tokens.read) })
+    expect(await journal(evicted.tokens.read)).toBe(3)
+    // The other tenant's first request makes it here and evicts the first (at most one in memory).
+    expect((await fetch(`${sandbox.url}/plants`, { headers: bearer(other.tokens.read) })).status).toBe(200)
+    expect(sandbox.store.hasTenant(evicted.tenant)).toBe(false)
+    expect(await journal(evicted.tokens.read)).toBe(0)
+  })
+
+  test('give a tenant provisioned without ttlSeconds a lifetime of a day, which its tokens carry', async () => {
+    const sandbox = await replica()
+    const response = await fetch(`${sandbox.url}/__sandbox/tenants`, { method: 'POST' })
+    const { tokens, expiresAt } = (await response.json()) as { tokens: { read: string }; expiresAt: string }
+    expect(defaultClusterTenantTtlSeconds).toBe(86_400)
+    const lifetime = Date.parse(expiresAt) - Date.now()
+    expect(lifetime).toBeGreaterThan(86_400_000 - 60_000)
+    expect(lifetime).toBeLessThanOrEqual(86_401_000)
+    expect(tokens.read.split('.')[5]).toBe(String(Date.parse(expiresAt) / 1000))
+  })
+
+  test('refuse a signed token that never expires: a deleted tenant could come back from it', async () => {
+    const tokens = new TenantTokens(secret).issue({
+      tenant: 't_0123456789abcdef',
+      seed: 1,
+      plants: 1,
+      quota: 100,
+      expiresAt: 0,
+    })
+    const answer = await read(await fetch(`${(await replica()).url}/plants`, { headers: bearer(tokens.read) }))
+    expectErrorBody(answer, 401)
   })
 
   test('refuse exact plants without Redis, which a signed token cannot carry, with a 400 naming --redis-url', async () => {
