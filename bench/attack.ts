@@ -16,7 +16,8 @@
  *
  * Exit code: 0 when every attack stayed within its budgets, 1 when one broke
  * a budget or downed the server, 2 when the suite could not run (a bad flag,
- * no built sandbox).
+ * no built sandbox, a sandbox that would not start or provision the victim),
+ * 130 on Ctrl-C.
  */
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -79,8 +80,17 @@ log(`Attacking a fresh sandbox per attack (127.0.0.1, default settings), memory 
 const results: AttackResult[] = []
 for (const attack of chosen) {
   log(`- ${attack.name}: ${attack.summary}`)
-  const result = await runAttack(attack, { ceilingMb })
-  results.push(result)
+  try {
+    results.push(
+      await runAttack(attack, {
+        ceilingMb,
+        onStarted: ({ url, pid }) => log(`  sandbox pid ${pid} at ${url}`),
+      }),
+    )
+  } catch (error) {
+    process.stderr.write(`attack: ${attack.id} could not run: ${(error as Error).message}\n`)
+    process.exit(2)
+  }
 }
 log('')
 log(table(results))

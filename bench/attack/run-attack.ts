@@ -32,7 +32,10 @@ export interface AttackResult {
  * @example
  * const result = await runAttack(journalAttack(1), { ceilingMb: 1500 })
  */
-export async function runAttack(attack: Attack, { ceilingMb }: { ceilingMb: number }): Promise<AttackResult> {
+export async function runAttack(
+  attack: Attack,
+  { ceilingMb, onStarted }: { ceilingMb: number; onStarted?: (sandbox: SandboxProcess) => void },
+): Promise<AttackResult> {
   let ceilingPassed = false
   const sandbox = await startSandboxProcess({
     ceilingBytes: ceilingMb * 1e6,
@@ -40,6 +43,7 @@ export async function runAttack(attack: Attack, { ceilingMb }: { ceilingMb: numb
       ceilingPassed = true
     },
   })
+  onStarted?.(sandbox)
   try {
     return await attackRunning(sandbox, attack, () => ceilingPassed, ceilingMb)
   } finally {
