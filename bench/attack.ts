@@ -9,7 +9,7 @@
  *
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
- * journal-5, streams, provisioning, head, delay, pipeline). Bounded: each
+ * journal-5, streams, provisioning, head, delay, pipeline, admin-key). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -21,6 +21,7 @@
  */
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
 import { headStormAttack } from './attack/head-storm.ts'
@@ -39,6 +40,7 @@ const attacks: readonly Attack[] = [
   headStormAttack(),
   delayFloodAttack(),
   oversizedPipelineAttack(),
+  adminKeyAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

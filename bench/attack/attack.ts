@@ -12,7 +12,7 @@ export interface AttackContext {
   readonly port: number
   /** False once the attack's time is up or the server passed the suite's memory ceiling. */
   readonly keepGoing: () => boolean
-  /** Provisions a tenant anonymously; rejects when the sandbox refuses. */
+  /** Provisions a tenant (with the admin key when the attack has one); rejects when the sandbox refuses. */
   readonly provision: (recipe?: Record<string, unknown>) => Promise<Tenant>
   /** Waits, but no longer than the attack may run. */
   readonly pause: (ms: number) => Promise<void>
@@ -48,6 +48,8 @@ export interface Attack {
   readonly timeLimitMs: number
   /** What the victim asks: a tenant's plants (default) or the health endpoint. */
   readonly victim?: 'plants' | 'health'
+  /** Start the sandbox with `--admin-key <key>`; the suite provisions with it, as the operator would. */
+  readonly adminKey?: string
   /** How often the victim asks, in milliseconds (default 20). */
   readonly victimEveryMs?: number
   /** The attack's own maximum of the victim's median latency, in milliseconds. */

@@ -4,7 +4,7 @@
  * requests, and the victim: a tenant's steady requests whose latency and
  * errors are recorded while an attack runs.
  */
-import { Agent, request as httpRequest } from 'node:http'
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 
 /** What one request got back. */
 export interface Answer {
@@ -16,6 +16,8 @@ export interface Answer {
   bytes: number
   /** The body as text when asked for (`keepBody`). */
   text: string
+  /** The answer's headers (empty when it failed). */
+  headers: IncomingHttpHeaders
 }
 
 export interface Call {
@@ -40,10 +42,10 @@ export function send(baseUrl: string, call: Call): Promise<Answer> {
   const started = performance.now()
   return new Promise((resolve) => {
     let settled = false
-    const done = (status: number, bytes: number, text: string) => {
+    const done = (status: number, bytes: number, text: string, headers: IncomingHttpHeaders = {}) => {
       if (settled) return
       settled = true
-      resolve({ status, ms: performance.now() - started, bytes, text })
+      resolve({ status, ms: performance.now() - started, bytes, text, headers })
     }
     const req = httpRequest(
       new URL(call.path, baseUrl),
@@ -63,7 +65,7 @@ export function send(baseUrl: string, call: Call): Promise<Answer> {
           bytes += chunk.length
           if (call.keepBody) chunks.push(chunk)
         })
-        res.on('end', () => done(res.statusCode ?? 0, bytes, Buffer.concat(chunks).toString()))
+        res.on('end', () => done(res.statusCode ?? 0, bytes, Buffer.concat(chunks).toString(), res.headers))
         res.on('error', () => done(0, bytes, ''))
       },
     )

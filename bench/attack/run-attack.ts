@@ -38,6 +38,7 @@ export async function runAttack(
 ): Promise<AttackResult> {
   let ceilingPassed = false
   const sandbox = await startSandboxProcess({
+    flags: attack.adminKey === undefined ? [] : ['--admin-key', attack.adminKey],
     ceilingBytes: ceilingMb * 1e6,
     onCeiling: () => {
       ceilingPassed = true
@@ -62,6 +63,7 @@ async function attackRunning(
     const answer = await send(url, {
       method: 'POST',
       path: '/__sandbox/tenants',
+      headers: attack.adminKey === undefined ? {} : { 'x-admin-key': attack.adminKey },
       body: JSON.stringify(recipe),
       keepBody: true,
       timeoutMs: 30_000,
