@@ -4,9 +4,9 @@
  * lists of distinct sizes up to the whole tenant, on one tenant (Acme, with
  * its public fixture token) or spread over five provisioned tenants.
  */
-import { fixtureTokens } from '../../fixtures/world.ts'
 import { contract } from '../../src/generated/contract.ts'
 import { type Attack, type AttackContext, tally } from './attack.ts'
+import { attackerTenant } from './attacker-tenant.ts'
 import { pool, send } from './client.ts'
 
 const creates = 10_000
@@ -67,19 +67,11 @@ export function journalAttack(tenants: 1 | 5): Attack {
   }
 }
 
-/** The attackers' write tokens: Acme's public one when the sandbox serves it, else provisioned tenants. */
+/** The attackers' write tokens: Acme's public one (see attackerTenant), or `count` provisioned tenants. */
 async function attackers(context: AttackContext, count: number): Promise<{ tokens: string[]; facts: string[] }> {
   if (count === 1) {
-    const probe = await send(context.url, {
-      path: '/plants?limit=1',
-      headers: { authorization: `Bearer ${fixtureTokens.acme.write}` },
-    })
-    if (probe.status === 200) return { tokens: [fixtureTokens.acme.write], facts: [] }
-    const { tokens } = await context.provision({ plants: 0 })
-    return {
-      tokens: [tokens.write],
-      facts: [`Acme's fixture token answered ${probe.status}: a provisioned tenant used`],
-    }
+    const { write, note } = await attackerTenant(context)
+    return { tokens: [write], facts: note === undefined ? [] : [note] }
   }
   const tenants = await Promise.all(Array.from({ length: count }, () => context.provision({ plants: 0 })))
   return { tokens: tenants.map(({ tokens }) => tokens.write), facts: [] }

@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
-import { fixtureTokens } from '../../fixtures/world.ts'
 import type { Attack } from './attack.ts'
+import { attackerTenant } from './attacker-tenant.ts'
 import { pool, send } from './client.ts'
 
 const perTenantLimit = 4
@@ -34,7 +34,8 @@ export function unreadStreamsAttack(): Attack {
         Array.from({ length: provisionedTenants }, () => context.provision({ plants: 50 })),
       )
       const tenants = provisioned.map(({ tenant, tokens }) => ({ tenant, token: tokens.read }))
-      const acme = { tenant: 'acme', token: fixtureTokens.acme.read }
+      const attacker = await attackerTenant(context)
+      const acme = { tenant: attacker.tenant, token: attacker.read }
       const streams: Stream[] = []
       let attempts = 0
       let accepted = 0
@@ -65,7 +66,7 @@ export function unreadStreamsAttack(): Attack {
         send(context.url, {
           method: 'POST',
           path: '/plants',
-          headers: { authorization: `Bearer ${fixtureTokens.acme.write}` },
+          headers: { authorization: `Bearer ${attacker.write}` },
           body: plant(i),
         }),
       )
@@ -92,7 +93,7 @@ export function unreadStreamsAttack(): Attack {
             text: `most streams held open at once in all: ${maxHeld} (budget ${totalLimit})`,
           },
         ],
-        facts: [`streams accepted ${accepted} of ${attempts} attempts`],
+        facts: [`streams accepted ${accepted} of ${attempts} attempts`, ...(attacker.note ? [attacker.note] : [])],
       }
     },
   }
