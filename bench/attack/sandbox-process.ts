@@ -14,11 +14,14 @@ import type { Readable } from 'node:stream'
 const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
 const probe = new URL('./heap-probe.mjs', import.meta.url).href
 const running = new Set<ChildProcess>()
+const folders = new Set<string>()
 
-/** Kills every sandbox still running, at once (on exit, Ctrl-C, a crash of the suite). */
+/** Kills every sandbox still running, at once, and removes their folders (on exit, Ctrl-C, a crash of the suite). */
 export function killAllSandboxes(): void {
   for (const child of running) child.kill('SIGKILL')
   running.clear()
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+  folders.clear()
 }
 
 /** One attacked sandbox process and what was measured of it. */
@@ -55,6 +58,7 @@ export interface StartOptions {
  */
 export async function startSandboxProcess(options: StartOptions = {}): Promise<SandboxProcess> {
   const folder = mkdtempSync(join(tmpdir(), 'psm-attack-'))
+  folders.add(folder)
   const readyFile = join(folder, 'ready.json')
   const child = spawn(
     process.execPath,
@@ -114,6 +118,7 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
   const stop = async (graceMs = 3000) => {
     clearInterval(sampler)
     rmSync(folder, { recursive: true, force: true })
+    folders.delete(folder)
     if (exited) return
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()))
     child.kill('SIGTERM')
