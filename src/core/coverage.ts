@@ -79,7 +79,8 @@ interface OperationLayout {
   readonly method: string
   readonly path: string
   readonly statuses: readonly StatusLayout[]
-  readonly byStatus: ReadonlyMap<number, StatusLayout>
+  /** The declared statuses indexed by status: one array read per answer, no hashing. */
+  readonly byStatus: readonly (StatusLayout | undefined)[]
 }
 
 type Reference = { readonly $ref: string }
@@ -149,7 +150,8 @@ const { layouts, slots } = (() => {
         next += 1 + (conditions.length > 0 ? conditions.length + 1 : 0)
         return layout
       })
-    const byStatus = new Map(statuses.map((layout) => [layout.status, layout]))
+    const byStatus: (StatusLayout | undefined)[] = Array.from({ length: 600 }, () => undefined)
+    for (const layout of statuses) byStatus[layout.status] = layout
     layouts[operationId] = { operationId: operationId as OperationId, method, path, statuses, byStatus }
   }
   return { layouts: layouts as Readonly<Record<OperationId, OperationLayout>>, slots: next }
@@ -230,7 +232,7 @@ export class CoverageTally {
       addTo(this.#unrouted, `${method.slice(0, 16)} ${response.status}`)
       return
     }
-    const declared = response.fault === undefined ? layout.byStatus.get(response.status) : undefined
+    const declared = response.fault === undefined ? layout.byStatus[response.status] : undefined
     if (!declared) {
       const fault = response.fault === undefined ? '' : ` ${response.fault}`
       addTo(this.#undocumented, `${layout.operationId} ${response.status}${fault}`)
