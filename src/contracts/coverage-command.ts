@@ -102,7 +102,8 @@ async function countPact(file: string, tally: CoverageTally): Promise<number> {
       headers: headersOf(response.headers),
       body: bodyOf(response.body),
     }
-    tally.record(operation, method, answer)
+    const sent = headersOf(request.headers)
+    tally.record(operation, { method, header: (header) => sent[header] ?? null }, answer)
     counted++
   }
   return counted

@@ -10,7 +10,7 @@
 import { contract } from '../generated/contract.ts'
 import { contractDocument } from '../generated/contract-document.ts'
 import type { OperationId, Outcome } from './app.ts'
-import type { CoreResponse } from './http.ts'
+import type { CoreRequest, CoreResponse } from './http.ts'
 
 /** How often one cause of a status was seen, e.g. `{ condition: 'expired token', hits: 1 }`. */
 export interface CoverageCondition {
@@ -161,24 +161,31 @@ const { layouts, slots } = (() => {
 export const declaredAnswers: number = Object.values(layouts).reduce((sum, { statuses }) => sum + statuses.length, 0)
 
 /**
- * The cause of an answer whose status has several, read from what the core
- * answered: a 401's `WWW-Authenticate` (no `error`: the token was missing or
- * not Bearer; `invalid_token`: unknown or malformed, or `expired` as the
- * message says), a 403's scope and a 400's field as the Error message names
- * them. `undefined` when the answer names none (a made-up answer, a pact's
- * example message).
+ * The cause of an answer whose status has several, read from the request's
+ * `Authorization` header and what the core answered: a 401's
+ * `WWW-Authenticate` (no `error`, with no token sent or a message about the
+ * Bearer scheme: `missing token`; `invalid_token`: `invalid token`, or
+ * `expired token` as the message says), a 403's scope and a 400's field as
+ * the Error message names them. `undefined` when the answer names none (a
+ * fault rule's or `Prefer: code`'s made-up answer, a pact's example message).
  *
  * @example
- * conditionOf({ status: 401, headers: { 'www-authenticate': 'Bearer realm="plant-store"' }, body: null }) // 'missing token'
- * conditionOf({ status: 400, headers: {}, body: '{"error":400,"message":"name is required."}' }) // 'name'
+ * const challenge = { 'www-authenticate': 'Bearer realm="plant-store"' }
+ * conditionOf({ status: 401, headers: challenge, body: null }, null) // 'missing token'
+ * conditionOf({ status: 400, headers: {}, body: '{"error":400,"message":"name is required."}' }, 'Bearer t') // 'name'
  */
-export function conditionOf(response: Pick<CoreResponse, 'status' | 'headers' | 'body'>): string | undefined {
+export function conditionOf(
+  response: Pick<CoreResponse, 'status' | 'headers' | 'body'>,
+  authorization: string | null,
+): string | undefined {
   const { status } = response
-  if (status === 401) {
-    if (!/error="?invalid_token/.test(response.headers['www-authenticate'] ?? '')) return 'missing token'
-    return /expired/i.test(messageOf(response.body)) ? 'expired token' : 'invalid token'
-  }
   const message = messageOf(response.body)
+  if (status === 401) {
+    if (/error="?invalid_token/.test(response.headers['www-authenticate'] ?? '')) {
+      return /expired/i.test(message) ? 'expired token' : 'invalid token'
+    }
+    return authorization === null || /\bbearer\b/i.test(message) ? 'missing token' : undefined
+  }
   if (status === 403) return /"([\w:.-]+)" scope/.exec(message)?.[1]
   if (status === 400) {
     const field = /^(\w+) (?:must|is required)|\b(\w+) in the path\b/.exec(message)
@@ -225,11 +232,18 @@ export class CoverageTally {
   readonly #undocumented = new Map<string, number>()
   readonly #unrouted = new Map<string, number>()
 
-  /** Counts one answer to a request routed to `operation` (`undefined`: to none). */
-  record(operation: OperationId | undefined, method: string, response: CoreResponse): void {
+  /**
+   * Counts one answer to a request routed to `operation` (`undefined`: to
+   * none); the request's `Authorization` header tells a 401's cause.
+   */
+  record(
+    operation: OperationId | undefined,
+    request: Pick<CoreRequest, 'method' | 'header'>,
+    response: CoreResponse,
+  ): void {
     const layout = operation === undefined ? undefined : layouts[operation]
     if (!layout) {
-      addTo(this.#unrouted, `${method.slice(0, 16)} ${response.status}`)
+      addTo(this.#unrouted, `${request.method.slice(0, 16)} ${response.status}`)
       return
     }
     const declared = response.fault === undefined ? layout.byStatus[response.status] : undefined
@@ -241,14 +255,14 @@ export class CoverageTally {
     this.#counts[declared.slot]!++
     const { conditions } = declared
     if (conditions.length === 0) return
-    const condition = conditionOf(response)
+    const condition = conditionOf(response, response.status === 401 ? request.header('authorization') : null)
     const index = condition === undefined ? -1 : conditions.indexOf(condition)
     this.#counts[declared.slot + 1 + (index === -1 ? conditions.length : index)]!++
   }
 
   /** An outcome listener: counts every answer the core (or a fault rule) gave. */
   readonly observe = (outcome: Outcome): void => {
-    this.record(outcome.operation, outcome.request.method, outcome.response)
+    this.record(outcome.operation, outcome.request, outcome.response)
   }
 
   /** The counts as a {@link CoverageReport}. */
@@ -310,7 +324,7 @@ export class TenantCoverage {
       tally = new CoverageTally()
       this.#tallies.set(tenantId, tally)
     }
-    tally.record(outcome.operation, outcome.request.method, outcome.response)
+    tally.observe(outcome)
   }
 
   /** The tenant's coverage (all zeros for a tenant with no answers counted). */

@@ -77,16 +77,33 @@ describe('coverage.report()', () => {
 
   test('tells a 401 for a missing token from one for an invalid token and one for an expired token', async () => {
     expect(await send('GET', '/plants')).toBe(401)
+    const basic = await fetch(`${origin}/plants`, { headers: { authorization: 'Basic YWNtZTpzZWNyZXQ=' } })
+    expect(basic.status).toBe(401)
     expect(await send('GET', '/plants', 'no-such-token')).toBe(401)
     expect(await send('GET', '/plants', 'not a token!')).toBe(401)
     expect(await send('GET', '/plants', fixtureTokens.expired)).toBe(401)
     expect(response(coverage.report(), 'listPlants', 401)).toEqual({
       status: 401,
-      hits: 4,
+      hits: 5,
       conditions: [
-        { condition: 'missing token', hits: 1 },
+        { condition: 'missing token', hits: 2 },
         { condition: 'invalid token', hits: 2 },
         { condition: 'expired token', hits: 1 },
+      ],
+    })
+  })
+
+  test('counts a fault rule\'s made-up 401 as covering the status under the condition "other", not as a missing token', async () => {
+    faults.add('acme', { method: 'DELETE', status: 401, times: 1 })
+    expect(await send('DELETE', '/plants/1', write)).toBe(401)
+    expect(response(coverage.report(), 'deletePlant', 401)).toEqual({
+      status: 401,
+      hits: 1,
+      conditions: [
+        { condition: 'missing token', hits: 0 },
+        { condition: 'invalid token', hits: 0 },
+        { condition: 'expired token', hits: 0 },
+        { condition: 'other', hits: 1 },
       ],
     })
   })
