@@ -63,7 +63,7 @@ const tokenConditions = ['missing token', 'invalid token', 'expired token'] as c
 /** Where the answers no declared condition explains are counted. */
 const otherCondition = 'other'
 /** Distinct answers outside the contract kept per tally; beyond, they are counted under {@link overflowAnswer}. */
-export const maxExtraAnswers = 32
+export const maxExtraAnswers = 16
 const overflowAnswer = 'other'
 
 /** A declared status, where its counter and its conditions' counters are. */
