@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander'
 import type { LevelWithSilent } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { conformanceCommand } from '../contracts/conformance/command.ts'
+import { coverageCommand } from '../contracts/coverage-command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
 import {
@@ -58,6 +59,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // Each subcommand loads what it needs (optional peers included) in its action.
   program.addCommand(verifyCommand())
   program.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }))
+  program.addCommand(coverageCommand())
   // Commands added with addCommand inherit no settings: each throws its CommanderError instead of exiting.
   for (const command of [program, ...program.commands]) command.exitOverride()
   try {

@@ -3,6 +3,7 @@ import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
 import { createCore, matchRoute, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
@@ -113,13 +114,13 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   // A cluster replica writes the fault rules through to Redis and clears a tenant's when it hands it over.
   const faults = options.faults ?? new FaultRules({ now: options.now, persist: replica?.persistFaults })
   replica?.attach(store, faults)
-  // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
-  const onOutcome: OutcomeListener = webhook
-    ? (outcome) => {
-        journal.observe(outcome)
-        webhook.observe(outcome)
-      }
-    : journal.observe
+  // The one outcome event: the journal (which the inspector tails), the tenants' coverage and the webhook subscribe to it.
+  const coverage = new TenantCoverage()
+  const onOutcome: OutcomeListener = (outcome) => {
+    journal.observe(outcome)
+    coverage.observe(outcome)
+    webhook?.observe(outcome)
+  }
   const simulated = withSimulation(createCore(store, { onOutcome }), {
     delay: options.delay,
     // A made-up answer never reached the core: reported under the caller's tenant, if any.
@@ -140,6 +141,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     store,
     journal,
     faults,
+    coverage,
     replica,
     adminKey: options.adminKey,
     maxTenants: options.maxTenants,
