@@ -24,6 +24,8 @@ export interface ServeFlags {
   adminKey?: string
   maxTenants: number
   journalSize: number
+  journalBytes?: number
+  journalBytesTotal?: number
   delay?: DelayRange
   stateFile?: string
   readyFile?: string
