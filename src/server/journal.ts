@@ -53,11 +53,12 @@ export interface RequestJournalOptions {
 }
 
 /**
- * The journal's default bounds. With 50 entries of at most two 4,096-character
- * bodies, a tenant holds about 450 KB, so the byte budgets drop nothing on
- * default settings; they hold memory when `--journal-size` is raised (10,000
- * large entries would be ~90 MB per tenant) and when many tenants are busy:
- * 64 MiB is ~145 tenants at their fullest.
+ * The journal's default bounds. An entry with two cut bodies is counted for
+ * about 17 KB, so 50 of them (~850 KB) fit in a tenant's 1 MiB and the byte
+ * budgets drop nothing on default settings with ordinary headers; they hold
+ * memory when `--journal-size` is raised (10,000 such entries would be
+ * ~170 MB per tenant) or headers are huge, and when many tenants are busy:
+ * 64 MiB is ~75 tenants at their fullest.
  */
 export const journalDefaults = {
   capacity: 50,
@@ -109,13 +110,18 @@ function cutCopy(text: string, max: number): string {
   return Buffer.from(`${text.slice(0, max)}…`, 'utf8').toString('utf8')
 }
 
-/** The UTF-8 bytes of an entry's texts plus its fixed overhead: what it is counted for. */
+/**
+ * What an entry is counted for: its fixed overhead plus 2 bytes per character
+ * of its texts (path, query, header values, bodies). V8 keeps a string in 1
+ * or 2 bytes per character (2 once it holds any character above U+00FF, such
+ * as the `…` of a cut body), so this is an upper bound of their heap.
+ */
 function sizeOf({ request, response }: JournalEntry): number {
-  let bytes = journalDefaults.entryOverheadBytes + Buffer.byteLength(request.path) + Buffer.byteLength(request.query)
-  for (const name in request.headers) bytes += name.length + Buffer.byteLength(request.headers[name] as string)
-  if (request.body !== null) bytes += Buffer.byteLength(request.body)
-  if (response.body !== null) bytes += Buffer.byteLength(response.body)
-  return bytes
+  let chars = request.path.length + request.query.length
+  for (const name in request.headers) chars += name.length + (request.headers[name] as string).length
+  if (request.body !== null) chars += request.body.length
+  if (response.body !== null) chars += response.body.length
+  return journalDefaults.entryOverheadBytes + 2 * chars
 }
 
 /** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
