@@ -236,6 +236,8 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
         sendCoreResponse(req, res, errorResponse(429, message, { 'retry-after': '5' }))
         return
       }
+      // Gone while the store was loading: its 'close' has passed, it must not be counted.
+      if (res.destroyed || req.socket.destroyed) return
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
