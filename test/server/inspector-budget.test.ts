@@ -5,11 +5,13 @@
  */
 import { connect, type Socket } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
+import { inspectorLimits } from '../../src/server/inspector.ts'
 import { openEventStream } from './event-stream.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer } from './support.ts'
 
-const sandbox = useSandbox()
+// A journal large enough to hold more than a stream may be sent at once.
+const sandbox = useSandbox({ journalSize: 1000, journalBytes: 16 << 20 })
 const closers: Array<() => unknown> = []
 afterEach(async () => {
   for (const close of closers.splice(0)) await close()
@@ -62,4 +64,29 @@ test('destroys a stream whose client stopped reading, and counts it towards the 
   // The server reset the connection rather than waiting for it to take what was written.
   stalled.socket.resume()
   await stalled.closed
+})
+
+test('cuts the backlog sent at connect to the stream’s budget, keeping the newest exchanges and counting the others', async () => {
+  const tenant = await sandbox.client.provision({ plants: 1 })
+  const userAgent = 'u'.repeat(12_000)
+  for (let batch = 0; batch < 6; batch++) {
+    await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        fetch(`${sandbox.base}/plants`, {
+          headers: { ...bearer(tenant.tokens.read), 'user-agent': userAgent, 'x-request-id': `b-${batch * 25 + i}` },
+        }),
+      ),
+    )
+  }
+  const stream = await openEventStream(sandbox.base, tenant.tokens.read)
+  closers.push(() => stream.close())
+  const skipped = await stream.until((e) => e.name === 'skipped')
+  await fetch(`${sandbox.base}/plants`, { headers: { ...bearer(tenant.tokens.read), 'x-request-id': 'after' } })
+  await stream.until((e) => e.name === 'exchange' && e.data.id === 'after')
+  const backlog = stream.events.filter((e) => e.name === 'exchange' && e.data.id !== 'after')
+  expect((skipped.data.count as number) + backlog.length).toBe(150)
+  expect(backlog.length).toBeGreaterThan(0)
+  expect(backlog.at(-1)?.data.id).toBe('b-149')
+  const sent = stream.events.reduce((sum, e) => sum + JSON.stringify(e.data).length, 0)
+  expect(sent).toBeLessThanOrEqual(inspectorLimits.maxBufferedBytes)
 })
