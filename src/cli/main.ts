@@ -8,6 +8,7 @@ import { coverageCommand } from '../contracts/coverage-command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
 import {
+  byteSize,
   delay,
   fileInWritableFolder,
   host,
@@ -126,6 +127,13 @@ function sandboxCommand(): Command {
     sandboxOption('--journal-size <count>', 'requests kept per tenant for GET /__sandbox/requests')
       .argParser(integer(1, 10_000))
       .default(50),
+    sandboxOption('--journal-bytes <size>', 'bytes of requests kept per tenant (e.g. 1MiB; default 1MiB)').argParser(
+      byteSize(64 << 10, 2 ** 31),
+    ),
+    sandboxOption(
+      '--journal-bytes-total <size>',
+      'bytes of requests kept in all; the tenant holding the most drops its oldest (default 64MiB)',
+    ).argParser(byteSize(64 << 10, 2 ** 33)),
     sandboxOption('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)').argParser(delay),
     sandboxOption(
       '--state-file <file>',

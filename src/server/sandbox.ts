@@ -25,6 +25,10 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   journal?: RequestJournal
   /** Exchanges journaled per tenant (default 50). */
   journalSize?: number
+  /** Bytes the journal keeps per tenant (default 1 MiB). */
+  journalBytes?: number
+  /** Bytes the journal keeps in all tenants (default 64 MiB). */
+  journalBytesTotal?: number
   /** The tenants' fault rules behind `/__sandbox/faults`; by default new ones (50 rules per tenant). */
   faults?: FaultRules
   /** Live inspector streams a tenant may hold open at once (default 4). */
@@ -109,7 +113,13 @@ function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: Serv
 /** Builds the store, journal, API chain and admin API that the router and the fast path share. */
 export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const store = options.store ?? createPlantStore(options)
-  const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
+  const journal =
+    options.journal ??
+    new RequestJournal({
+      capacity: options.journalSize,
+      maxTenantBytes: options.journalBytes,
+      maxTotalBytes: options.journalBytesTotal,
+    })
   const { webhook, eventLog, replica } = options
   // A cluster replica writes the fault rules through to Redis and clears a tenant's when it hands it over.
   const faults = options.faults ?? new FaultRules({ now: options.now, persist: replica?.persistFaults })
