@@ -84,7 +84,10 @@ export function verifyCommand(): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('warn'),
     )
-    .addHelpText('after', `\nNeeds the optional peer dependency ${pactPackage} (npm i -D ${pactPackage}).`)
+    .addHelpText(
+      'after',
+      `\nNeeds the optional peer dependency ${pactPackage} (npm i -D ${pactPackage}).\n\nExit codes: 0 interactions were verified and all held, 1 one failed, 2 nothing could be verified (no pacts, a missing path, a file that is not a pact, pacts without interactions, a source or broker that cannot be loaded), 130/143 interrupted (SIGINT/SIGTERM).`,
+    )
     .action(async (pacts: string[], flags: VerifyFlags) => {
       if (pacts.length === 0 && !flags.brokerUrl) {
         command.error('plant-store-mock verify: give pact files or folders, or a Pact Broker (--broker-url).', {
@@ -93,6 +96,8 @@ export function verifyCommand(): Command {
       }
       // A command-line run: no Pact usage data leaves the machine unless the environment says otherwise.
       process.env.PACT_DO_NOT_TRACK ??= 'true'
+      // The Verifier's proxy uses an API Node deprecates (util._extend): a warning the user can do nothing about.
+      process.noDeprecation = true
       const { verifySandbox } = await loadVerifier(command)
       const stop = stopOnSignals()
       const result = await verifySandbox(toOptions(pacts, flags)).finally(stop)
