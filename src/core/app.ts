@@ -1,6 +1,6 @@
 import { contract } from '../generated/contract.ts'
 import { authenticate, authorize } from './auth.ts'
-import { methodNotAllowed, PlantStoreError, renderError } from './errors.ts'
+import { methodNotAllowed, PlantStoreError, quote, renderError } from './errors.ts'
 import {
   type CoreRequest,
   type CoreResponse,
@@ -187,12 +187,33 @@ export function createCore(store: PlantStore, { onOutcome }: CoreOptions = {}): 
         )
 }
 
+/**
+ * The tenant of a request's token, when it has a valid one; `undefined`
+ * otherwise, or while the store is loading. Never throws: for answers that
+ * need no token but are reported under the caller's tenant when there is one.
+ *
+ * @example
+ * callerOf(store, request)?.tenantId // 'acme'
+ */
+export function callerOf(store: PlantStore, request: CoreRequest): Principal | undefined {
+  if (!store.settled) return undefined
+  try {
+    return authenticate(store, request.header('authorization'))
+  } catch {
+    return undefined
+  }
+}
+
 function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreResponse | Promise<CoreResponse> {
   const { method, path } = request
   const found = matchRoute(path)
-  if (!found) throw new PlantStoreError('not_found', `No route for ${method} ${path}.`)
-  const operation = found.route.methods.get(method)
-  if (!operation) throw methodNotAllowed(method, found.route.allow)
+  const operation = found?.route.methods.get(method)
+  if (!found || !operation) {
+    // A routing error needs no token, but a valid one says whose request it was (the journal keeps it).
+    trace.principal = callerOf(store, request)
+    if (!found) throw new PlantStoreError('not_found', `No route for ${quote(`${method} ${path}`, 80)}.`)
+    throw methodNotAllowed(method, found.route.allow)
+  }
   trace.operation = operation
   const principal = authenticate(store, request.header('authorization'))
   trace.principal = principal
