@@ -11,6 +11,7 @@ import {
 } from './http.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
+import { SerializedList } from './tenant-plants.ts'
 import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './validation.ts'
 
 /**
@@ -61,22 +62,27 @@ type Operation = (
   trace: Trace,
 ) => CoreResponse | Promise<CoreResponse>
 
-const encoder = new TextEncoder()
-
-/** The tenant's first `limit` plants as JSON text, serialized once until the tenant's next write. */
-function listBody(store: PlantStore, principal: Principal, request: CoreRequest): string {
-  const limit = parseLimit(request.query)
-  return store.derive(principal.tenantId, `list:${limit}`, (plants) => JSON.stringify(plants.list(limit).map(toPlant)))
+/**
+ * The tenant's plants as the list's JSON text, serialized as far as asked
+ * and kept until the tenant's next write: one per tenant, whatever `limit`s
+ * are asked (a shorter list is a prefix of a longer one).
+ */
+function serializedList(store: PlantStore, principal: Principal): SerializedList {
+  return store.derive(
+    principal.tenantId,
+    'list',
+    (plants) =>
+      new SerializedList(plants.count(), (skip, take) => plants.findMany(undefined, { skip, take }).map(toPlant)),
+  )
 }
 
 const operations: Record<OperationId, Operation> = {
-  listPlants: (store, principal, request) => ({
-    status: 200,
-    headers: jsonHeaders,
-    body: listBody(store, principal, request),
-  }),
+  listPlants: (store, principal, request) => {
+    const limit = parseLimit(request.query)
+    return { status: 200, headers: jsonHeaders, body: serializedList(store, principal).text(limit) }
+  },
   headPlants: (store, principal, request) => {
-    const length = encoder.encode(listBody(store, principal, request)).byteLength
+    const length = serializedList(store, principal).byteLength(parseLimit(request.query))
     return { status: 200, headers: { ...jsonHeaders, 'content-length': String(length) }, body: null }
   },
   addPlant: async (store, principal, request, _params, trace) => {
