@@ -697,6 +697,134 @@ export const sandboxContractDocument = {
         }
       }
     },
+    "/__sandbox": {
+      "get": {
+        "operationId": "inspectorRedirect",
+        "summary": "Redirects to the live inspector's page, whose relative links need the trailing slash.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "308": {
+            "description": "The inspector is at `/__sandbox/`.",
+            "headers": {
+              "Location": {
+                "$ref": "#/components/headers/InspectorLocation"
+              }
+            }
+          }
+        }
+      },
+      "head": {
+        "operationId": "headInspectorRedirect",
+        "summary": "The headers of the redirect to the live inspector.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "308": {
+            "description": "The inspector is at `/__sandbox/`.",
+            "headers": {
+              "Location": {
+                "$ref": "#/components/headers/InspectorLocation"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/__sandbox/": {
+      "get": {
+        "operationId": "inspectorPage",
+        "summary": "The live inspector's page.",
+        "description": "A page that asks for a tenant's token and shows its exchanges, plants\nand fault rules live (from `GET /__sandbox/events`), under a strict\ncontent security policy: its own script and style only, never framed.\n",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "200": {
+            "description": "The page.",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "head": {
+        "operationId": "headInspectorPage",
+        "summary": "The headers of the live inspector's page.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "200": {
+            "description": "The page's headers; no body."
+          }
+        }
+      }
+    },
+    "/__sandbox/inspector.js": {
+      "get": {
+        "operationId": "inspectorScript",
+        "summary": "The live inspector's script.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "200": {
+            "description": "The script.",
+            "content": {
+              "text/javascript": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "head": {
+        "operationId": "headInspectorScript",
+        "summary": "The headers of the live inspector's script.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "200": {
+            "description": "The script's headers; no body."
+          }
+        }
+      }
+    },
+    "/__sandbox/inspector.css": {
+      "get": {
+        "operationId": "inspectorStyle",
+        "summary": "The live inspector's style sheet.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "200": {
+            "description": "The style sheet.",
+            "content": {
+              "text/css": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "head": {
+        "operationId": "headInspectorStyle",
+        "summary": "The headers of the live inspector's style sheet.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "200": {
+            "description": "The style sheet's headers; no body."
+          }
+        }
+      }
+    },
     "/__sandbox/openapi.json": {
       "get": {
         "operationId": "sandboxContract",
@@ -772,6 +900,14 @@ export const sandboxContractDocument = {
         "schema": {
           "type": "string",
           "const": "X-Admin-Key realm=\"plant-store-sandbox\""
+        }
+      },
+      "InspectorLocation": {
+        "description": "Where the inspector is, below the mount point the request came in on.",
+        "required": true,
+        "schema": {
+          "type": "string",
+          "pattern": "/__sandbox/$"
         }
       },
       "Allow": {

@@ -222,6 +222,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Redirects to the live inspector's page, whose relative links need the trailing slash. */
+        get: operations["inspectorRedirect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** The headers of the redirect to the live inspector. */
+        head: operations["headInspectorRedirect"];
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live inspector's page.
+         * @description A page that asks for a tenant's token and shows its exchanges, plants
+         *     and fault rules live (from `GET /__sandbox/events`), under a strict
+         *     content security policy: its own script and style only, never framed.
+         */
+        get: operations["inspectorPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** The headers of the live inspector's page. */
+        head: operations["headInspectorPage"];
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/inspector.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live inspector's script. */
+        get: operations["inspectorScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** The headers of the live inspector's script. */
+        head: operations["headInspectorScript"];
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/inspector.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live inspector's style sheet. */
+        get: operations["inspectorStyle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** The headers of the live inspector's style sheet. */
+        head: operations["headInspectorStyle"];
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/openapi.json": {
         parameters: {
             query?: never;
@@ -574,6 +651,8 @@ export interface components {
         OptionalBearerChallenge: string;
         /** @description The admin key challenge. */
         AdminKeyChallenge: "X-Admin-Key realm=\"plant-store-sandbox\"";
+        /** @description Where the inspector is, below the mount point the request came in on. */
+        InspectorLocation: string;
         /** @description The methods the path has, e.g. `GET, POST, DELETE`. */
         Allow: string;
     };
@@ -1033,6 +1112,158 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    inspectorRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inspector is at `/__sandbox/`. */
+            308: {
+                headers: {
+                    Location: components["headers"]["InspectorLocation"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    headInspectorRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inspector is at `/__sandbox/`. */
+            308: {
+                headers: {
+                    Location: components["headers"]["InspectorLocation"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inspectorPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    headInspectorPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's headers; no body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inspectorScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+        };
+    };
+    headInspectorScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script's headers; no body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inspectorStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The style sheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+        };
+    };
+    headInspectorStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The style sheet's headers; no body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -83,7 +83,7 @@ class Contract {
   /** The contract path template for a concrete path, e.g. `/plants/7` → `/plants/{id}`. */
   templateOf(path: string): string | undefined {
     return Object.keys(this.document.paths).find((template) =>
-      new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+      new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
     )
   }
 
