@@ -104,46 +104,6 @@ export const sandboxContract = {
         "plants:read"
       ]
     },
-    "inspectorRedirect": {
-      "method": "GET",
-      "path": "/__sandbox",
-      "scopes": []
-    },
-    "headInspectorRedirect": {
-      "method": "HEAD",
-      "path": "/__sandbox",
-      "scopes": []
-    },
-    "inspectorPage": {
-      "method": "GET",
-      "path": "/__sandbox/",
-      "scopes": []
-    },
-    "headInspectorPage": {
-      "method": "HEAD",
-      "path": "/__sandbox/",
-      "scopes": []
-    },
-    "inspectorScript": {
-      "method": "GET",
-      "path": "/__sandbox/inspector.js",
-      "scopes": []
-    },
-    "headInspectorScript": {
-      "method": "HEAD",
-      "path": "/__sandbox/inspector.js",
-      "scopes": []
-    },
-    "inspectorStyle": {
-      "method": "GET",
-      "path": "/__sandbox/inspector.css",
-      "scopes": []
-    },
-    "headInspectorStyle": {
-      "method": "HEAD",
-      "path": "/__sandbox/inspector.css",
-      "scopes": []
-    },
     "sandboxContract": {
       "method": "GET",
       "path": "/__sandbox/openapi.json",

