@@ -302,6 +302,17 @@ describe('the sandbox control API answers as its contract says', () => {
     expect((await call('POST', '/__sandbox/openapi.json')).status).toBe(405)
   })
 
+  test('the docs page shows the sandbox control API beside the Plant Store API', async () => {
+    const initializer = await (await fetch(`${sandbox.base}/docs/swagger-initializer.js`)).text()
+    const urls = [...initializer.matchAll(/url: '([^']+)'/g)].map(([, url]) => new URL(url!, `${sandbox.base}/docs/`))
+    expect(urls.map(({ pathname }) => pathname)).toEqual(['/openapi.json', '/__sandbox/openapi.json'])
+    const titles = await Promise.all(
+      urls.map(async (url) => ((await (await fetch(url)).json()) as { info: { title: string } }).info.title),
+    )
+    expect(titles).toEqual(['OpenAPI Plant Store', 'Plant Store sandbox control API'])
+    expect(await (await fetch(`${sandbox.base}/`)).text()).toContain('href="__sandbox/openapi.json"')
+  })
+
   test('an unknown path is its 404 and a method a path lacks its 405 with Allow', async () => {
     expect((await call('GET', '/__sandbox/nothing-here')).status).toBe(404)
     expect((await call('GET', '/__sandbox/faults/f_1/more')).status).toBe(404)
