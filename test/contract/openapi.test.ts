@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, test } from 'vitest'
 import { generate } from '../../contracts/codegen.ts'
+import { faultKinds, maxDelayMs, ruleLimits } from '../../src/faults/rule.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
+import { maxTenantTtlSeconds } from '../../src/server/admin.ts'
+import { journalQueryLimits } from '../../src/server/journal-query.ts'
 import { openapi, sandboxOpenapi } from '../support/contract.ts'
 
 const contractPath = new URL('../../contracts/openapi.yaml', import.meta.url).pathname
@@ -120,5 +123,21 @@ describe('contracts/sandbox.openapi.yaml', () => {
     expect(Object.keys(schemes.bearerAuth?.['x-scopes'] ?? {})).toEqual(
       Object.keys((openapi.components.securitySchemes as typeof schemes).bearerAuth?.['x-scopes'] ?? {}),
     )
+  })
+
+  test("states the sandbox's own limits: fault rules, journal queries, tenants' time-to-live", () => {
+    type Property = { minimum?: number; maximum?: number; maxLength?: number; enum?: string[] }
+    const schemas = sandboxOpenapi.components.schemas as Record<string, { properties: Record<string, Property> }>
+    const rule = schemas.FaultRuleFields?.properties ?? {}
+    expect(rule.delayMs?.maximum).toBe(maxDelayMs)
+    expect(rule.times?.maximum).toBe(ruleLimits.times)
+    expect(rule.windowMs?.maximum).toBe(ruleLimits.windowMs)
+    expect(rule.message?.maxLength).toBe(ruleLimits.messageLength)
+    expect(rule.fault?.enum).toEqual([...faultKinds])
+    expect(schemas.TenantRecipe?.properties.ttlSeconds?.maximum).toBe(maxTenantTtlSeconds)
+    const parameters = sandboxOpenapi.paths['/__sandbox/requests']?.get as unknown as {
+      parameters: Array<{ name: string; schema: Property }>
+    }
+    expect(parameters.parameters.find(({ name }) => name === 'limit')?.schema.maximum).toBe(journalQueryLimits.maxLimit)
   })
 })
