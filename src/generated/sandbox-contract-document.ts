@@ -5,7 +5,7 @@ export const sandboxContractDocument = {
   "info": {
     "title": "Plant Store sandbox control API",
     "version": "1.0.0",
-    "description": "The control API of plant-store-mock's sandbox, mounted at `/__sandbox`:\nprovision and delete tenants, put a tenant back to how it started, read\nand clear its request journal, make its requests fail on purpose (fault\nrules), read its plants with their ids, and ask whether the sandbox is up\nand ready. Served by every sandbox at `GET /__sandbox/openapi.json`.\n\nAuth: provisioning needs the sandbox's admin key in `X-Admin-Key` when the\nsandbox was started with one (`--admin-key`); everything a tenant owns is\ncontrolled with the tenant's own bearer token, the same tokens as the\nPlant Store API (`contracts/openapi.yaml`): reading needs `plants:read`,\nchanging `plants:write`. A tenant sees and changes only what is its own.\n\nEvery non-2xx answer carries the Plant Store's `Error` body, whose `error`\nfield is the HTTP status. A path below `/__sandbox` that is not listed here\nanswers 404 (`#/components/responses/NotFound`); a listed path asked with\na method it does not have answers 405 with `Allow` naming the methods\nlisted for it (`#/components/responses/MethodNotAllowed`). Bodies and\nquery strings are checked strictly: an unknown field or query parameter is\na 400 naming it.\n",
+    "description": "The control API of plant-store-mock's sandbox, mounted at `/__sandbox`:\nprovision and delete tenants, put a tenant back to how it started, read\nand clear its request journal, make its requests fail on purpose (fault\nrules), read its plants with their ids, and ask whether the sandbox is up\nand ready. Served by every sandbox at `GET /__sandbox/openapi.json`.\n\nAuth: provisioning needs the sandbox's admin key in `X-Admin-Key` when the\nsandbox was started with one (`--admin-key`); everything a tenant owns is\ncontrolled with the tenant's own bearer token, the same tokens as the\nPlant Store API (`contracts/openapi.yaml`): reading needs `plants:read`,\nchanging `plants:write`. A tenant sees and changes only what is its own.\n\nEvery non-2xx answer carries the Plant Store's `Error` body, whose `error`\nfield is the HTTP status. A path below `/__sandbox` that is not listed here\nanswers 404 (`#/components/responses/NotFound`); a listed path asked with\na method it does not have answers 405 with `Allow` naming the methods\nlisted for it (`#/components/responses/MethodNotAllowed`). Bodies and\nquery strings are checked strictly: an unknown field or query parameter is\na 400 naming it, on every operation.\n\nBrowsers: CORS is offered only to the origins the sandbox lists\n(`--cors-origins`), never `*`. A request other than GET or HEAD that comes\nfrom any other web origin (an `Origin` header that is neither listed nor\nthe sandbox's own) is refused with 403 before anything runs\n(`#/components/responses/ForeignOrigin`), whatever its path; so are its\npreflights (`OPTIONS`, answered by the CORS layer: 204 for a listed\norigin).\n",
     "license": {
       "name": "MIT",
       "url": "https://opensource.org/licenses/MIT"
@@ -27,7 +27,7 @@ export const sandboxContractDocument = {
       "post": {
         "operationId": "provisionTenant",
         "summary": "Provisions a fresh, isolated tenant with its own tokens.",
-        "description": "A new tenant with a read and a write token: seeded with a count of\nplants (from `seed`), or holding exactly the given plants (what a reset\nreturns to). With `ttlSeconds` its tokens stop working after that time\nand it is removed. Beyond the sandbox's `--max-tenants`, provisioned\ntenants are evicted least recently used first; while every slot is\ntaken by a tenant too young to evict, the answer is 429 with\n`Retry-After`. The body is optional (empty means all defaults); when\ngiven it must be `application/json`, at most 64 KiB.\n",
+        "description": "A new tenant with a read and a write token: seeded with a count of\nplants (from `seed`), or holding exactly the given plants (what a reset\nreturns to). With `ttlSeconds` its tokens stop working after that time\nand it is removed. At the sandbox's `--max-tenants`, a new tenant\ntakes the place of the least recently used idle one (unused for 10\nminutes); when none is idle the answer is 503 with `Retry-After`. The\nbody is optional (empty means all defaults); when given it must be\n`application/json`, at most 64 KiB.\n",
         "security": [
           {
             "adminKey": []
@@ -75,17 +75,17 @@ export const sandboxContractDocument = {
               }
             }
           },
+          "403": {
+            "$ref": "#/components/responses/ForeignOrigin"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
-          "429": {
-            "$ref": "#/components/responses/TooManyTenants"
-          },
           "503": {
-            "$ref": "#/components/responses/StorageUnavailable"
+            "$ref": "#/components/responses/TenantsUnavailable"
           }
         }
       }
@@ -120,11 +120,14 @@ export const sandboxContractDocument = {
           "204": {
             "description": "The tenant is gone."
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
-            "description": "The token lacks `plants:write` (with its `insufficient_scope`\nchallenge), or the tenant belongs to the sandbox's world and cannot\nbe deleted (no challenge).\n",
+            "description": "The token lacks `plants:write` (with its `insufficient_scope`\nchallenge), the tenant belongs to the sandbox's world and cannot\nbe deleted, or the request comes from a web origin the sandbox\ndoes not list.\n",
             "headers": {
               "WWW-Authenticate": {
                 "$ref": "#/components/headers/OptionalBearerChallenge"
@@ -172,6 +175,9 @@ export const sandboxContractDocument = {
         "responses": {
           "204": {
             "description": "The tenant is back to how it started."
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -294,6 +300,9 @@ export const sandboxContractDocument = {
           "204": {
             "description": "The journal is empty."
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -327,6 +336,9 @@ export const sandboxContractDocument = {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -419,6 +431,9 @@ export const sandboxContractDocument = {
           "204": {
             "description": "The tenant has no rules."
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -467,6 +482,9 @@ export const sandboxContractDocument = {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -494,6 +512,9 @@ export const sandboxContractDocument = {
         "responses": {
           "204": {
             "description": "The rule is gone."
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -561,6 +582,54 @@ export const sandboxContractDocument = {
         }
       }
     },
+    "/__sandbox/coverage": {
+      "get": {
+        "operationId": "tenantCoverage",
+        "summary": "Which of the Plant Store contract's answers the caller's requests provoked.",
+        "description": "The caller tenant's contract coverage, counted since its journal was\nlast cleared: each operation's declared statuses with their hits\n(and, for a status with several causes, hits per cause), and the\nanswers outside the contract. A 404 when the sandbox counts none.\n",
+        "security": [
+          {
+            "bearerAuth": [
+              "plants:read"
+            ]
+          }
+        ],
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "responses": {
+          "200": {
+            "description": "The tenant's coverage.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/CoverageAnswer"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "description": "This sandbox counts no coverage.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/__sandbox/health": {
       "get": {
         "operationId": "health",
@@ -577,6 +646,9 @@ export const sandboxContractDocument = {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           }
         }
       },
@@ -588,6 +660,9 @@ export const sandboxContractDocument = {
         "responses": {
           "200": {
             "description": "Up; no body."
+          },
+          "400": {
+            "description": "A query parameter it does not take; no body."
           }
         }
       }
@@ -609,6 +684,9 @@ export const sandboxContractDocument = {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "503": {
             "description": "Not ready; the Error body says why.",
@@ -635,6 +713,9 @@ export const sandboxContractDocument = {
         "responses": {
           "200": {
             "description": "Ready; no body."
+          },
+          "400": {
+            "description": "A query parameter it does not take; no body."
           },
           "503": {
             "description": "Not ready; no body.",
@@ -759,7 +840,7 @@ export const sandboxContractDocument = {
         }
       },
       "OptionalBearerChallenge": {
-        "description": "RFC 6750 challenge, present when the token lacks the scope.",
+        "description": "RFC 6750 challenge, present when the token lacks the scope or its\ntenant is read-only; absent when the request's web origin is refused.\n",
         "required": false,
         "schema": {
           "type": "string",
@@ -810,12 +891,22 @@ export const sandboxContractDocument = {
         }
       },
       "Forbidden": {
-        "description": "The token lacks the scope the operation needs (`error=\"insufficient_scope\"`).",
+        "description": "The token lacks the scope the operation needs\n(`error=\"insufficient_scope\"`); or, on a sandbox with an admin key, it\nis a token of the shared fixture world, which is read-only there\n(the same challenge); or, for a request other than GET or HEAD, its\nweb origin is not one the sandbox lists (no challenge).\n",
         "headers": {
           "WWW-Authenticate": {
-            "$ref": "#/components/headers/BearerChallenge"
+            "$ref": "#/components/headers/OptionalBearerChallenge"
           }
         },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "ForeignOrigin": {
+        "description": "The request (not a GET or HEAD) comes from a web origin the sandbox\ndoes not list in `--cors-origins`; nothing ran.\n",
         "content": {
           "application/json": {
             "schema": {
@@ -879,8 +970,8 @@ export const sandboxContractDocument = {
           }
         }
       },
-      "TooManyTenants": {
-        "description": "The sandbox holds its maximum of provisioned tenants and none can be\nevicted yet; try again after `Retry-After` seconds.\n",
+      "TenantsUnavailable": {
+        "description": "The sandbox holds its maximum of provisioned tenants, all used in the\nlast 10 minutes (none is evicted while in use), or a cluster replica\ncannot store the tenant; nothing changed. Try again after\n`Retry-After` seconds.\n",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/RetryAfter"
@@ -961,6 +1052,7 @@ export const sandboxContractDocument = {
       "RecipePlant": {
         "description": "A plant a tenant starts with; a `null` tag counts as absent.",
         "type": "object",
+        "additionalProperties": false,
         "required": [
           "id",
           "name"
@@ -1026,9 +1118,9 @@ export const sandboxContractDocument = {
             "maximum": 86400
           },
           "quota": {
-            "description": "How many plants it may hold (default the sandbox's, 10,000).",
+            "description": "How many plants it may hold, at most the sandbox's quota (its default, 10,000 unless configured).",
             "type": "integer",
-            "minimum": 0
+            "minimum": 1
           }
         }
       },
@@ -1427,6 +1519,133 @@ export const sandboxContractDocument = {
             "items": {
               "$ref": "#/components/schemas/Plant"
             }
+          }
+        }
+      },
+      "CoverageAnswer": {
+        "type": "object",
+        "required": [
+          "tenant",
+          "covered",
+          "total",
+          "percent",
+          "operations",
+          "undocumented",
+          "unrouted"
+        ],
+        "properties": {
+          "tenant": {
+            "type": "string"
+          },
+          "covered": {
+            "description": "Declared answers (operation × status) answered at least once.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "total": {
+            "description": "Declared answers of the contract.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "percent": {
+            "description": "`covered / total` in percent, to one decimal.",
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100
+          },
+          "operations": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "operationId",
+                "method",
+                "path",
+                "responses"
+              ],
+              "properties": {
+                "operationId": {
+                  "type": "string"
+                },
+                "method": {
+                  "type": "string"
+                },
+                "path": {
+                  "type": "string"
+                },
+                "responses": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "status",
+                      "hits"
+                    ],
+                    "properties": {
+                      "status": {
+                        "type": "integer"
+                      },
+                      "hits": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "conditions": {
+                        "type": "array",
+                        "items": {
+                          "$ref": "#/components/schemas/CoverageHits"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "undocumented": {
+            "description": "Answers with a status the operation does not declare, or a transport fault.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CoverageExtra"
+            }
+          },
+          "unrouted": {
+            "description": "Requests routed to no operation (`GET 404`, `PUT 405`).",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CoverageExtra"
+            }
+          }
+        }
+      },
+      "CoverageHits": {
+        "type": "object",
+        "required": [
+          "condition",
+          "hits"
+        ],
+        "properties": {
+          "condition": {
+            "type": "string"
+          },
+          "hits": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "CoverageExtra": {
+        "type": "object",
+        "required": [
+          "answer",
+          "hits"
+        ],
+        "properties": {
+          "answer": {
+            "type": "string"
+          },
+          "hits": {
+            "type": "integer",
+            "minimum": 0
           }
         }
       },

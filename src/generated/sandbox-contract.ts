@@ -77,6 +77,13 @@ export const sandboxContract = {
         "plants:read"
       ]
     },
+    "tenantCoverage": {
+      "method": "GET",
+      "path": "/__sandbox/coverage",
+      "scopes": [
+        "plants:read"
+      ]
+    },
     "health": {
       "method": "GET",
       "path": "/__sandbox/health",

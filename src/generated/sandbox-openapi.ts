@@ -14,11 +14,11 @@ export interface paths {
          * @description A new tenant with a read and a write token: seeded with a count of
          *     plants (from `seed`), or holding exactly the given plants (what a reset
          *     returns to). With `ttlSeconds` its tokens stop working after that time
-         *     and it is removed. Beyond the sandbox's `--max-tenants`, provisioned
-         *     tenants are evicted least recently used first; while every slot is
-         *     taken by a tenant too young to evict, the answer is 429 with
-         *     `Retry-After`. The body is optional (empty means all defaults); when
-         *     given it must be `application/json`, at most 64 KiB.
+         *     and it is removed. At the sandbox's `--max-tenants`, a new tenant
+         *     takes the place of the least recently used idle one (unused for 10
+         *     minutes); when none is idle the answer is 503 with `Retry-After`. The
+         *     body is optional (empty means all defaults); when given it must be
+         *     `application/json`, at most 64 KiB.
          */
         post: operations["provisionTenant"];
         delete?: never;
@@ -148,6 +148,29 @@ export interface paths {
         };
         /** The caller's plants with their ids, oldest first (not journaled). */
         get: operations["listTenantPlants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which of the Plant Store contract's answers the caller's requests provoked.
+         * @description The caller tenant's contract coverage, counted since its journal was
+         *     last cleared: each operation's declared statuses with their hits
+         *     (and, for a status with several causes, hits per cause), and the
+         *     answers outside the contract. A 404 when the sandbox counts none.
+         */
+        get: operations["tenantCoverage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -287,7 +310,7 @@ export interface components {
             seed?: number;
             /** @description Seconds until its tokens stop working and it is removed. */
             ttlSeconds?: number;
-            /** @description How many plants it may hold (default the sandbox's, 10,000). */
+            /** @description How many plants it may hold, at most the sandbox's quota (its default, 10,000 unless configured). */
             quota?: number;
         };
         ProvisionedTenant: {
@@ -429,6 +452,37 @@ export interface components {
             count: number;
             plants: components["schemas"]["Plant"][];
         };
+        CoverageAnswer: {
+            tenant: string;
+            /** @description Declared answers (operation × status) answered at least once. */
+            covered: number;
+            /** @description Declared answers of the contract. */
+            total: number;
+            /** @description `covered / total` in percent, to one decimal. */
+            percent: number;
+            operations: {
+                operationId: string;
+                method: string;
+                path: string;
+                responses: {
+                    status: number;
+                    hits: number;
+                    conditions?: components["schemas"]["CoverageHits"][];
+                }[];
+            }[];
+            /** @description Answers with a status the operation does not declare, or a transport fault. */
+            undocumented: components["schemas"]["CoverageExtra"][];
+            /** @description Requests routed to no operation (`GET 404`, `PUT 405`). */
+            unrouted: components["schemas"]["CoverageExtra"][];
+        };
+        CoverageHits: {
+            condition: string;
+            hits: number;
+        };
+        CoverageExtra: {
+            answer: string;
+            hits: number;
+        };
         Health: {
             /** @constant */
             status: "ok";
@@ -478,10 +532,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The token lacks the scope the operation needs (`error="insufficient_scope"`). */
+        /**
+         * @description The token lacks the scope the operation needs
+         *     (`error="insufficient_scope"`); or, on a sandbox with an admin key, it
+         *     is a token of the shared fixture world, which is read-only there
+         *     (the same challenge); or, for a request other than GET or HEAD, its
+         *     web origin is not one the sandbox lists (no challenge).
+         */
         Forbidden: {
             headers: {
-                "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                "WWW-Authenticate": components["headers"]["OptionalBearerChallenge"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request (not a GET or HEAD) comes from a web origin the sandbox
+         *     does not list in `--cors-origins`; nothing ran.
+         */
+        ForeignOrigin: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -535,10 +607,12 @@ export interface components {
             };
         };
         /**
-         * @description The sandbox holds its maximum of provisioned tenants and none can be
-         *     evicted yet; try again after `Retry-After` seconds.
+         * @description The sandbox holds its maximum of provisioned tenants, all used in the
+         *     last 10 minutes (none is evicted while in use), or a cluster replica
+         *     cannot store the tenant; nothing changed. Try again after
+         *     `Retry-After` seconds.
          */
-        TooManyTenants: {
+        TenantsUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -570,7 +644,10 @@ export interface components {
         RetryAfter: number;
         /** @description RFC 6750 challenge, e.g. `Bearer realm="plant-store", error="invalid_token"`. */
         BearerChallenge: string;
-        /** @description RFC 6750 challenge, present when the token lacks the scope. */
+        /**
+         * @description RFC 6750 challenge, present when the token lacks the scope or its
+         *     tenant is read-only; absent when the request's web origin is refused.
+         */
         OptionalBearerChallenge: string;
         /** @description The admin key challenge. */
         AdminKeyChallenge: "X-Admin-Key realm=\"plant-store-sandbox\"";
@@ -617,10 +694,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["ForeignOrigin"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyTenants"];
-            503: components["responses"]["StorageUnavailable"];
+            503: components["responses"]["TenantsUnavailable"];
         };
     };
     deleteTenant: {
@@ -642,11 +719,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /**
              * @description The token lacks `plants:write` (with its `insufficient_scope`
-             *     challenge), or the tenant belongs to the sandbox's world and cannot
-             *     be deleted (no challenge).
+             *     challenge), the tenant belongs to the sandbox's world and cannot
+             *     be deleted, or the request comes from a web origin the sandbox
+             *     does not list.
              */
             403: {
                 headers: {
@@ -685,6 +764,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             503: components["responses"]["StorageUnavailable"];
@@ -742,6 +822,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
         };
@@ -764,6 +845,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaultRuleList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
         };
@@ -823,6 +905,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             503: components["responses"]["StorageUnavailable"];
@@ -849,6 +932,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaultRule"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NoSuchRule"];
@@ -873,6 +957,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NoSuchRule"];
@@ -910,6 +995,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    tenantCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's coverage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description This sandbox counts no coverage. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     health: {
         parameters: {
             query?: never;
@@ -928,6 +1045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     headHealth: {
@@ -941,6 +1059,13 @@ export interface operations {
         responses: {
             /** @description Up; no body. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter it does not take; no body. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -966,6 +1091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Not ready; the Error body says why. */
             503: {
                 headers: {
@@ -989,6 +1115,13 @@ export interface operations {
         responses: {
             /** @description Ready; no body. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter it does not take; no body. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

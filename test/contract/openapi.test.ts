@@ -83,21 +83,22 @@ describe('contracts/sandbox.openapi.yaml', () => {
       ]),
     )
     expect(statuses).toEqual({
-      'POST /__sandbox/tenants': '201 400 401 413 415 429 503',
-      'DELETE /__sandbox/tenants/{id}': '204 401 403 404 503',
-      'POST /__sandbox/reset': '204 401 403 503',
+      'POST /__sandbox/tenants': '201 400 401 403 413 415 503',
+      'DELETE /__sandbox/tenants/{id}': '204 400 401 403 404 503',
+      'POST /__sandbox/reset': '204 400 401 403 503',
       'GET /__sandbox/requests': '200 400 401 403',
-      'DELETE /__sandbox/requests': '204 401 403',
-      'GET /__sandbox/faults': '200 401 403',
+      'DELETE /__sandbox/requests': '204 400 401 403',
+      'GET /__sandbox/faults': '200 400 401 403',
       'POST /__sandbox/faults': '201 400 401 403 409 413 415 503',
-      'DELETE /__sandbox/faults': '204 401 403 503',
-      'GET /__sandbox/faults/{id}': '200 401 403 404',
-      'DELETE /__sandbox/faults/{id}': '204 401 403 404 503',
+      'DELETE /__sandbox/faults': '204 400 401 403 503',
+      'GET /__sandbox/faults/{id}': '200 400 401 403 404',
+      'DELETE /__sandbox/faults/{id}': '204 400 401 403 404 503',
       'GET /__sandbox/plants': '200 400 401 403',
-      'GET /__sandbox/health': '200',
-      'HEAD /__sandbox/health': '200',
-      'GET /__sandbox/ready': '200 503',
-      'HEAD /__sandbox/ready': '200 503',
+      'GET /__sandbox/coverage': '200 400 401 403 404',
+      'GET /__sandbox/health': '200 400',
+      'HEAD /__sandbox/health': '200 400',
+      'GET /__sandbox/ready': '200 400 503',
+      'HEAD /__sandbox/ready': '200 400 503',
       'GET /__sandbox/events': '200 401 403 429',
       'GET /__sandbox/openapi.json': '200',
     })
@@ -117,7 +118,7 @@ describe('contracts/sandbox.openapi.yaml', () => {
       expect(auth[open]).toEqual({ security: [], scopes: [] })
     }
     const tokenOperations = Object.entries(auth).filter(([, { scopes }]) => scopes.length > 0)
-    expect(tokenOperations.length).toBe(11)
+    expect(tokenOperations.length).toBe(12)
     for (const [, { security, scopes }] of tokenOperations) expect(security).toEqual([{ bearerAuth: scopes }])
     const schemes = sandboxOpenapi.components.securitySchemes as Record<string, { 'x-scopes'?: object }>
     expect(Object.keys(schemes.bearerAuth?.['x-scopes'] ?? {})).toEqual(

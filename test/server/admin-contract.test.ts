@@ -33,10 +33,36 @@ const driven = new Set<string>()
  * declared: the last test fails when one is no longer in the contract.
  */
 const notDrivenHere: Record<string, string> = {
-  'provisionTenant 429':
-    'every tenant slot taken by one too young to evict: the change that adds it drives it (issue 19, parallel work)',
-  'provisionTenant 503': 'a cluster replica whose Redis refuses the write: test/cluster',
+  'provisionTenant 503':
+    "at --max-tenants with none idle (main's tenant-capacity change), or a cluster replica whose Redis refuses the write",
   'deleteTenant 503': 'a cluster replica whose Redis refuses the tombstone: test/cluster',
+  'provisionTenant 403': pendingMerge('a web origin the sandbox does not list (adminCorsOf)'),
+  ...Object.fromEntries(
+    [
+      'deleteTenant',
+      'resetTenant',
+      'clearRequests',
+      'listFaults',
+      'clearFaults',
+      'getFault',
+      'deleteFault',
+      'health',
+      'headHealth',
+      'ready',
+      'headReady',
+    ].map((operationId) => [`${operationId} 400`, pendingMerge('an unknown query parameter (strict admin queries)')]),
+  ),
+  ...Object.fromEntries(
+    ['200', '400', '401', '403', '404'].map((status) => [
+      `tenantCoverage ${status}`,
+      pendingMerge('GET /__sandbox/coverage (contract coverage)'),
+    ]),
+  ),
+}
+
+/** A status this branch's sandbox does not answer yet: main's parallel work adds it; drive it here once merged. */
+function pendingMerge(what: string): string {
+  return `${what}: added by parallel work on main; drive it here after the merge`
 }
 
 const operations = Object.entries(sandboxContract.operations) as Array<
@@ -260,8 +286,10 @@ describe('the sandbox control API answers as its contract says', () => {
 
   test('a token without plants:read answers 403 wherever plants:read is needed', async () => {
     // Every token has plants:read today; a fault rule answering 403 is how a 403 reaches a reader.
-    const readers = operations.filter(([, operation]) =>
-      (operation.scopes as readonly string[]).includes('plants:read'),
+    const readers = operations.filter(
+      ([operationId, operation]) =>
+        (operation.scopes as readonly string[]).includes('plants:read') &&
+        !Object.hasOwn(notDrivenHere, `${operationId} 403`),
     )
     expect(readers.length).toBeGreaterThan(0)
     const lacking = createPlantStore({

@@ -157,6 +157,12 @@ export function expectToMatchContract(method: string, url: string, answer: Answe
   plantStore.expectResponse(operation!.operationId, spec!, answer)
 }
 
+/** What the checker needs to know of a request besides its method and path. */
+export interface SandboxRequest {
+  /** Its `Origin` header: a web page's request, which the sandbox may refuse (403) before any route. */
+  origin?: string | undefined
+}
+
 /**
  * The live inspector's page (`/__sandbox` redirects to `/__sandbox/`) and its
  * files, served for GET and HEAD beside the control API; any other method
@@ -171,18 +177,35 @@ const inspectorFiles = new Set(['/__sandbox', '/__sandbox/', '/__sandbox/inspect
  * path does not have, its 405 with `Allow` naming the path's methods (HEAD
  * among them or not: HEAD may be derived from GET). A HEAD of a path with
  * GET but no declared HEAD is checked as that GET, without a body. The live
- * inspector's page and files are not the API's: only their status is checked.
+ * inspector's page and files are not the API's: only their status is checked;
+ * nor are CORS preflights (`OPTIONS`), nor the 403 a web origin the sandbox
+ * does not list gets for anything but GET and HEAD (its `ForeignOrigin`).
  */
-export function expectToMatchSandboxContract(method: string, path: string, answer: Answer): void {
+export function expectToMatchSandboxContract(
+  method: string,
+  path: string,
+  answer: Answer,
+  request: SandboxRequest = {},
+): void {
   const what = `${method} ${path}`
   const bare = path.split('?')[0] ?? path
+  const components = sandboxOpenapi.components.responses as Record<string, ResponseSpec>
   if ((method === 'GET' || method === 'HEAD') && inspectorFiles.has(bare)) {
     // The live inspector's page and files are no part of the API (nor of its contract).
     expect([200, 308], `${what}: the inspector's ${bare}`).toContain(answer.status)
     return
   }
+  if (method === 'OPTIONS') {
+    // A CORS preflight, answered by the CORS layer: 204 for a listed origin, else 403 with an Error body.
+    expect([204, 403], `${what}: a preflight`).toContain(answer.status)
+    if (answer.status === 403) sandbox.expectResponse(what, components.ForeignOrigin!, answer)
+    return
+  }
+  if (request.origin !== undefined && method !== 'GET' && method !== 'HEAD' && answer.status === 403) {
+    sandbox.expectResponse(`${what} from ${request.origin}`, components.ForeignOrigin!, answer)
+    return
+  }
   const template = sandbox.templateOf(bare)
-  const components = sandboxOpenapi.components.responses as Record<string, ResponseSpec>
   if (template === undefined) {
     expect(answer.status, `${what}: no sandbox contract path, so it must be a 404: ${answer.text}`).toBe(404)
     sandbox.expectResponse(what, components.NotFound!, answer, method === 'HEAD')

@@ -13,12 +13,16 @@ import { expectToMatchSandboxContract, sandboxPrefix } from './contract.ts'
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]'])
 const unchecked = globalThis.fetch
 
-/** The method and URL of a fetch call, without touching a request's body. */
-function target(input: RequestInfo | URL, init: RequestInit | undefined): { method: string; url: URL } | undefined {
+/** The method, URL and `Origin` of a fetch call, without touching a request's body. */
+function target(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): { method: string; url: URL; origin: string | undefined } | undefined {
   const text = input instanceof Request ? input.url : String(input)
   if (!URL.canParse(text)) return undefined
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
-  return { method, url: new URL(text) }
+  const origin = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('origin')
+  return { method, url: new URL(text), origin: origin ?? undefined }
 }
 
 globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
@@ -37,6 +41,7 @@ globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: 
       return response // The transport failed midway: there is no answer to check.
     }
   }
-  expectToMatchSandboxContract(request.method, path, { status: response.status, headers: response.headers, text })
+  const answer = { status: response.status, headers: response.headers, text }
+  expectToMatchSandboxContract(request.method, path, answer, { origin: request.origin })
   return response
 }
