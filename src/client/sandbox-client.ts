@@ -6,8 +6,14 @@ type Schemas = components['schemas']
 /** Requests of the sandbox control API's operations, typed by `contracts/sandbox.openapi.yaml`. */
 const send = contractRequest<paths>()
 
-/** What `POST /__sandbox/tenants` takes: a count of seeded plants or the exact plants, a seed, a time-to-live, a quota. */
-export type TenantRecipe = Schemas['TenantRecipe']
+/**
+ * What `POST /__sandbox/tenants` takes: a count of seeded plants or the exact
+ * plants, a seed, a time-to-live, a quota. The contract's `TenantRecipe`,
+ * whose exact plants may also be a read-only list (`as const`).
+ */
+export type TenantRecipe = Omit<Schemas['TenantRecipe'], 'plants'> & {
+  plants?: number | readonly Schemas['RecipePlant'][]
+}
 
 /** What `POST /__sandbox/tenants` answers: the tenant's id, its tokens, and what it starts with. */
 export type ProvisionedTenant = Schemas['ProvisionedTenant']
@@ -104,8 +110,9 @@ export class SandboxClient {
   /** `POST /__sandbox/tenants`: a fresh, isolated tenant with its own tokens. */
   async provision(recipe: TenantRecipe = {}): Promise<SandboxTenant<ProvisionedTenant['tokens']>> {
     const { adminKey } = this.#options
+    const { plants } = recipe
     const provisioned = await send(this.#options, 'post', '/__sandbox/tenants', {
-      body: recipe,
+      body: { ...recipe, plants: plants === undefined || typeof plants === 'number' ? plants : [...plants] },
       ...(adminKey === undefined ? {} : { headers: { 'x-admin-key': adminKey } }),
     })
     return new SandboxTenant(this.#options, provisioned.tokens, provisioned)
