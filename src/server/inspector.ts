@@ -110,10 +110,10 @@ export interface Inspector {
   /** A tenant was reset (its plants seeded again, its journal and coverage forgotten): its streams get them again. */
   reset(tenantId: string): void
   /**
-   * This sandbox stops serving a tenant (a cluster replica handed it over, or
-   * it was evicted, deleted or expired): its streams end at once, with a
-   * `gone` event when the tenant no longer exists here, else a `released`
-   * event (the page reconnects, and reaches whichever replica serves it now).
+   * A cluster replica stops serving a tenant (handed over to another, or
+   * evicted, deleted or expired): its streams end at once with a `released`
+   * event; the page reconnects and reaches whichever replica serves it now
+   * (or learns from a 401 that it is gone).
    */
   release(tenantId: string): void
 }
@@ -341,9 +341,8 @@ export function createInspector({
       })
     },
     release(tenantId) {
-      const last = store.hasTenant(tenantId)
-        ? event('released', { tenant: tenantId })
-        : event('gone', { tenant: tenantId })
+      // Handed over or removed, the page reconnects: the replica serving it now answers, or a 401 says it is gone.
+      const last = event('released', { tenant: tenantId })
       each(tenantId, (stream) => finish(stream, last))
     },
   }
