@@ -1,12 +1,13 @@
 /**
  * What the inspector's page builds on (issue 21): the stream's `hello` names
  * the token's scopes, a `coverage` event carries the tenant's contract
- * coverage at connect and after exchanges (and a reset), and the root page
- * links to the inspector.
+ * coverage at connect and after exchanges (and a reset), and the CLI's
+ * banner and the root page link to the inspector.
  */
 import { afterEach, expect, test } from 'vitest'
 import type { CoverageReport } from '../../src/core/coverage.ts'
 import { fixtureTokens } from '../../src/index.ts'
+import { startCli } from '../reliability/cli.ts'
 import { read } from '../support/contract.ts'
 import { openEventStream, type StreamEvent } from './event-stream.ts'
 import { useSandbox } from './sandbox-fixture.ts'
@@ -69,4 +70,19 @@ test('the root page links to the inspector', async () => {
   const home = await read(await fetch(`${sandbox.base}/`))
   expect(home.text).toContain('<a href="__sandbox/">Inspector</a>')
   expect((await fetch(new URL('__sandbox/', `${sandbox.base}/`))).status).toBe(200)
+})
+
+test('the CLI’s banner names the inspector’s URL, which serves its page', async () => {
+  const cli = await startCli(['--log-level', 'warn'])
+  try {
+    await expect.poll(() => cli.output()).toContain('Inspector')
+    const line = cli
+      .output()
+      .split('\n')
+      .find((text) => text.trimStart().startsWith('Inspector'))
+    expect(line).toBe(`  Inspector      ${cli.url}/__sandbox/  (paste a tenant token)`)
+    expect((await fetch(`${cli.url}/__sandbox/`)).status).toBe(200)
+  } finally {
+    await cli.stop()
+  }
 })
