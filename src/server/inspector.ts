@@ -129,8 +129,9 @@ export interface Inspector {
  * them (redacted, bodies cut), with its plants, fault rules and contract
  * coverage whenever they change; events are
  * batched, queues and streams bounded ({@link inspectorLimits}). A stream
- * ends with a `gone` event when its tenant is removed and an `expired` event
- * when its token expires; one too far behind is destroyed; each counts
+ * ends with a `gone` event when its tenant is removed, an `expired` event
+ * when its token expires and a `released` event when a cluster replica lets
+ * its tenant go ({@link Inspector.release}); one too far behind is destroyed; each counts
  * towards the caps until its socket is closed.
  *
  * @example
