@@ -116,6 +116,7 @@ const home = `<!doctype html>
 <li><a href="docs/">API reference</a> (Swagger UI): the Plant Store API and the sandbox control API</li>
 <li><a href="openapi.yaml">openapi.yaml</a> and <a href="openapi.json">openapi.json</a>: the contract</li>
 <li><a href="__sandbox/openapi.json">__sandbox/openapi.json</a>: the sandbox control API's contract</li>
+<li><a href="__sandbox/">Inspector</a>: a tenant's live requests, coverage and fault rules (with its token)</li>
 <li><a href="__sandbox/health">__sandbox/health</a></li>
 </ul>
 </body>
