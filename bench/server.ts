@@ -10,7 +10,8 @@
  *     file) against a plain Express 5 route and a bare `node:http` handler
  *     serving the same bytes (targets ≥ 1.0× Express, ≥ 0.6× bare), and
  *     Prism's static mock when `PRISM_BIN` names a `prism` executable (≥ 8×);
- *  2. POST /plants then DELETE /plants/{id} (bench/write-pairs.lua) against
+ *  2. POST /plants then DELETE /plants/{id} of the same plant, the pair
+ *     pipelined on one connection (bench/write-pairs.lua), against
  *     plain Express routes doing the same work (parse the JSON body, answer),
  *     target ≥ 1.0×;
  *  3. start to first 200 and idle RSS of the bin as `npx plant-store-mock`
@@ -166,8 +167,8 @@ async function load(workload: Workload, { process: proc, port }: Started, connec
           connections,
           seconds,
           pid,
-          // A DELETE follows its POST by more requests than there are connections: its plant exists by then.
-          script: { path: pairsScript, args: [String(nextId), String(connections * 2), write] },
+          // Each request is a POST and the DELETE of its plant, pipelined on one connection (answered in order).
+          script: { path: pairsScript, args: [String(nextId), write] },
         })
   nextId += 10_000_000
   if (run.failures > 0) throw new Error(`${run.failures} failed requests (${workload}, ${connections} connections)`)
