@@ -50,7 +50,8 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
     ;(req as { log?: Logger }).log = logger
     // The URL as sent, before any router strips its mount point.
     const url = req.url ?? ''
-    res.once('finish', () => {
+    // `on`, not `once`: 'finish' comes once, and `once` wraps the listener in one more closure per request.
+    res.on('finish', () => {
       const { statusCode } = res
       const level = statusCode >= 500 ? 'error' : 'info'
       if (!logger.isLevelEnabled(level)) return
