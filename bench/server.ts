@@ -17,9 +17,10 @@
  *  3. start to first 200 and idle RSS of the bin as `npx plant-store-mock`
  *     runs it (no V8 flags), targets ≤ 100 ms and ≤ 60 MB, with the CPU time
  *     the start took (less sensitive to a busy machine than the wall time).
- * With `BENCH_BASELINE=<dir>/cli.js` (e.g. main's bundle, built with
- * `npm run build:sandbox -- --dir dist/sandbox-main`) that bundle runs
- * beside the current one in every part, for before/after in one run.
+ * With `BENCH_BASELINE=<path>/cli.js` that bundle runs beside the current one
+ * in every part, for before/after in one run. It must sit inside a checkout
+ * of this package (the bin reads `plant-store-mock/package.json`): e.g. copy
+ * `dist/sandbox` to `dist/sandbox-main` after `npm run build:sandbox` on main.
  * Run with `npm run bench` (all, about 3 minutes) or `node bench/server.ts --quick`.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
