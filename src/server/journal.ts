@@ -194,12 +194,9 @@ export class RequestJournal {
       const value = request.header(name)
       if (value !== null) headers[name] = name === 'authorization' ? redact(value) : value
     }
-    const presentedId = request.header('x-request-id')
     const entry: JournalEntry = {
       // One id per request: the transport's (the sandbox's request log), else the client's, else one of ours.
-      id:
-        request.id ??
-        (presentedId !== null && requestIdSyntax.test(presentedId) ? presentedId : `r-${++this.#sequence}`),
+      id: request.id ?? this.#idOf(request.header('x-request-id')),
       at: now(),
       operation: operation ?? null,
       request: {
@@ -230,6 +227,11 @@ export class RequestJournal {
     }
     while (this.#totalBytes > this.maxTotalBytes) this.#dropOldest(this.#largest())
     for (const listener of this.#listeners) listener(tenantId, entry)
+  }
+
+  /** The id of a request the transport gave none: the client's when well-formed, else the next of ours. */
+  #idOf(presented: string | null): string {
+    return presented !== null && requestIdSyntax.test(presented) ? presented : `r-${++this.#sequence}`
   }
 
   /** An outcome listener: journals every answer given to an authenticated tenant. */
