@@ -98,9 +98,7 @@ const operations: Record<OperationId, Operation> = {
       if (!plant) throw new PlantStoreError('not_found', `No plant with id ${plantId} exists.`)
       return noContent
     }
-    // A durable store writes the delete through before it answers; an in-memory one answers at once.
-    const plant = store.deletePlant(principal.tenantId, plantId)
-    return plant instanceof Promise ? plant.then(deleted) : deleted(plant)
+    return store.deletePlant(principal.tenantId, plantId).then(deleted)
   },
 }
 
