@@ -9,6 +9,7 @@ import {
   noContent,
   readBodyWithinLimit,
 } from './http.ts'
+import { templatePattern } from './path-template.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { SerializedList } from './tenant-plants.ts'
@@ -131,7 +132,7 @@ export const routes: readonly Route[] = (() => {
   }
   return [...byPath].map(([path, methods]) => ({
     path,
-    pattern: new RegExp(`^${path.replaceAll(/\{(\w+)\}/g, '(?<$1>[^/]+)')}${path.includes('{') ? '' : '/?'}$`),
+    pattern: templatePattern(path, { trailingSlash: true }),
     methods,
     allow: [...methods.keys()].join(', '),
   }))
