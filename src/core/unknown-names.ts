@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { invalidRequest, type PlantStoreError, quote } from './errors.ts'
+import { invalidRequest, maxEchoedLength, type PlantStoreError, quote } from './errors.ts'
 
 /** Unknown names listed in one message at most; the rest are counted. */
 const maxListed = 5
@@ -47,7 +47,7 @@ export function unknownNamesMessage(
 ): string {
   const described = unknown.slice(0, maxListed).map((name) => {
     const hint = known && closest(name, known)
-    return `${quote(prefix + name, prefix.length + 40)}${hint === undefined ? '' : ` (did you mean ${quote(prefix + hint)}?)`}`
+    return `${quote(prefix + name, prefix.length + maxEchoedLength)}${hint === undefined ? '' : ` (did you mean ${quote(prefix + hint)}?)`}`
   })
   const more = unknown.length > maxListed ? ` and ${unknown.length - maxListed} more` : ''
   const plural = unknown.length > 1 ? 's' : ''
