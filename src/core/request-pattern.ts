@@ -1,3 +1,8 @@
+/**
+ * What requests are matched by, as fault rules and journal queries take it:
+ * a method the contract has, a path pattern (a literal path or one of the
+ * contract's templates), both checked against the core's own routes.
+ */
 import { z } from 'zod'
 import { matchRoute, routes } from './app.ts'
 import { quote } from './errors.ts'
