@@ -9,6 +9,7 @@ import {
   noContent,
   readBodyWithinLimit,
 } from './http.ts'
+import { templatePattern } from './path-template.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { SerializedList } from './tenant-plants.ts'
@@ -98,9 +99,7 @@ const operations: Record<OperationId, Operation> = {
       if (!plant) throw new PlantStoreError('not_found', `No plant with id ${plantId} exists.`)
       return noContent
     }
-    // A durable store writes the delete through before it answers; an in-memory one answers at once.
-    const plant = store.deletePlant(principal.tenantId, plantId)
-    return plant instanceof Promise ? plant.then(deleted) : deleted(plant)
+    return store.deletePlant(principal.tenantId, plantId).then(deleted)
   },
 }
 
@@ -133,7 +132,7 @@ export const routes: readonly Route[] = (() => {
   }
   return [...byPath].map(([path, methods]) => ({
     path,
-    pattern: new RegExp(`^${path.replaceAll(/\{(\w+)\}/g, '(?<$1>[^/]+)')}${path.includes('{') ? '' : '/?'}$`),
+    pattern: templatePattern(path, { trailingSlash: true }),
     methods,
     allow: [...methods.keys()].join(', '),
   }))

@@ -1,6 +1,6 @@
 import type { OperationId, Outcome } from '../core/app.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
-import { pathMatches } from '../faults/path-pattern.ts'
+import { pathMatches } from '../core/request-pattern.ts'
 import type { JournalFilter } from './journal-query.ts'
 import { requestIdSyntax } from './request-log.ts'
 
