@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { authenticate, authorize } from '../core/auth.ts'
+import { bearerToken, signIn } from '../core/auth.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
@@ -219,12 +219,9 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
 
   const events = async (req: IncomingMessage, res: ServerResponse) => {
     try {
-      await store.ready.catch(() => undefined)
       // Read as the API reads it: a duplicated Authorization is refused, never its first copy taken.
       const authorization = requestHeader(req, 'authorization')
-      const principal = authenticate(store, authorization)
-      authorize(principal, 'plants:read')
-      const { tenantId } = principal
+      const { tenantId } = await signIn(store, authorization, 'plants:read')
       let tenantStreams = 0
       for (const stream of streams) if (stream.tenantId === tenantId) tenantStreams++
       if (tenantStreams >= maxStreamsPerTenant || streams.size >= inspectorLimits.maxStreams) {
@@ -245,8 +242,7 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
       })
       const stream: Stream = {
         tenantId,
-        // `authenticate` accepted it: the token follows the scheme and its spaces.
-        token: (authorization ?? '').replace(/^\S+ +/, ''),
+        token: bearerToken(authorization) ?? '',
         res,
         queue: [],
         skipped: 0,
