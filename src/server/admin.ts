@@ -93,20 +93,8 @@ export function refuseSharedWrite(store: PlantStore, tenantId: string): void {
 /** The id of an operation of the sandbox control API, e.g. `listFaults`. */
 export type SandboxOperationId = keyof typeof sandboxContract.operations
 
-/**
- * What is routed below `/__sandbox`: the sandbox contract's operations, and
- * the inspector's page and files (served by the inspector before the admin
- * API, routed here so that another method on them is a 405 with `Allow`).
- */
-const adminOperations = {
-  ...sandboxContract.operations,
-  inspectorPage: { method: 'GET', path: '/__sandbox/', scopes: [] },
-  inspectorScript: { method: 'GET', path: '/__sandbox/inspector.js', scopes: [] },
-  inspectorStyle: { method: 'GET', path: '/__sandbox/inspector.css', scopes: [] },
-} as const
-
 /** The operations the admin API answers itself: all but the HEADs, which the router derives from GET. */
-type AdminOperationId = Exclude<keyof typeof adminOperations, HeadOperationId<typeof adminOperations>>
+type AdminOperationId = Exclude<SandboxOperationId, HeadOperationId<typeof sandboxContract.operations>>
 
 /** What an admin operation gets: the request, its path parameters, and the caller's tenant (`''` for an operation without scopes). */
 interface AdminCall {
@@ -120,7 +108,7 @@ interface AdminCall {
 type AdminHandlers = Record<AdminOperationId, (call: AdminCall) => Promise<CoreResponse> | CoreResponse>
 
 /** The sandbox control API's one router, compiled once from its generated contract. */
-const router = new ContractRouter<keyof typeof adminOperations>(adminOperations, { mount: mountPath, notFound })
+const router = new ContractRouter<SandboxOperationId>(sandboxContract.operations, { mount: mountPath, notFound })
 
 /** The 404 of a path below `/__sandbox` that the sandbox contract does not have. */
 function notFound(method: string, path: string): string {
@@ -304,24 +292,14 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     },
     // Served with this sandbox's address by the docs middleware before the admin API; here as generated.
     sandboxContract: () => jsonResponse(200, sandboxContractDocument),
-    // The inspector serves its page and files (GET and HEAD) before the admin API: what reaches here is not one.
-    inspectorPage: ({ request, path }) => {
-      throw new PlantStoreError('not_found', notFound(request.method, path))
-    },
-    inspectorScript: ({ request, path }) => {
-      throw new PlantStoreError('not_found', notFound(request.method, path))
-    },
-    inspectorStyle: ({ request, path }) => {
-      throw new PlantStoreError('not_found', notFound(request.method, path))
-    },
   }
 
   return async (request) => {
     try {
       removeExpired()
       const { operation, handler, params, head } = router.dispatch(request.method, request.path)
-      checkQueryNames(request.query, queryNames[handler as SandboxOperationId] ?? [])
-      const { scopes } = adminOperations[operation]
+      checkQueryNames(request.query, queryNames[handler] ?? [])
+      const { scopes } = sandboxContract.operations[operation]
       let tenantId = ''
       if (scopes.length > 0) {
         ;({ tenantId } = await signIn(store, request.header('authorization'), ...scopes))
