@@ -5,7 +5,15 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
+import { allowOf, plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 import { type Answer, expectErrorBody, expectToMatchContract, read } from '../support/contract.ts'
+
+/** A method the contract lacks at one of its paths with a parameter, as a fault rule would name it. */
+const lacking = (() => {
+  const template = plantStorePaths.find((path) => path.includes('{')) ?? '/plants'
+  const [method = 'PUT'] = wrongMethodCases('x', [template])[0] ?? []
+  return { method, path: template }
+})()
 
 /** An answer as the client saw it, or the network error a transport fault made. */
 export type Seen = Answer | { networkError: string }
@@ -243,12 +251,12 @@ export function faultRuleCases(name: string, driver: () => FaultDriver): void {
       [
         'a method the contract lacks',
         { method: 'PATCH', status: 500 },
-        'method must be one of GET, HEAD, POST, DELETE',
+        `method must be one of ${[...new Set(plantStorePaths.flatMap((path) => allowOf(path).split(', ')))].join(', ')}`,
       ],
       [
         'a method the contract lacks at the path',
-        { method: 'GET', path: '/plants/{id}', status: 500 },
-        'method must be one the contract has at /plants/{id}: DELETE',
+        { method: lacking.method, path: lacking.path, status: 500 },
+        `method must be one the contract has at ${lacking.path}: ${allowOf(lacking.path)}`,
       ],
     ])('refuse a rule with %s with 400 naming the field', async (_what, rule, message) => {
       const added = await d.add('acme', rule)
