@@ -33,7 +33,7 @@ interface Schema {
 interface Operation {
   operationId: string
   'x-required-scopes': string[]
-  parameters?: Array<{ name: string; schema: Schema } | { $ref: string }>
+  parameters?: Array<{ name: string; in: string; schema: Schema } | { $ref: string }>
   requestBody?: { 'x-max-body-bytes'?: number }
 }
 
@@ -41,7 +41,7 @@ interface Document {
   info: { version: string }
   paths: Record<string, Record<string, Operation>>
   components: {
-    parameters: Record<string, { name: string; schema: Schema }>
+    parameters: Record<string, { name: string; in: string; schema: Schema }>
     securitySchemes: { bearerAuth: { 'x-scopes': Record<string, string> } }
     schemas: Record<string, Schema>
     responses: Record<string, { 'x-default-quota'?: number }>
@@ -53,12 +53,20 @@ function required<T>(value: T | undefined, what: string): T {
   return value
 }
 
-function parameter(document: Document, operation: Operation | undefined, name: string): Schema {
-  const resolved = (operation?.parameters ?? []).map((p) =>
-    '$ref' in p ? document.components.parameters[p.$ref.replace('#/components/parameters/', '')] : p,
+/** Every operation of the contract, whatever its path and method. */
+function allOperations(document: Document): Operation[] {
+  return Object.values(document.paths).flatMap((methods) => Object.values(methods))
+}
+
+/** The schema of a parameter by name and place, wherever the contract declares it (the first one found). */
+function parameter(document: Document, name: string, place: 'path' | 'query'): Schema {
+  const resolved = allOperations(document).flatMap((operation) =>
+    (operation.parameters ?? []).map((p) =>
+      '$ref' in p ? document.components.parameters[p.$ref.replace('#/components/parameters/', '')] : p,
+    ),
   )
-  const found = resolved.find((p) => p?.name === name)
-  return required(found?.schema, `the "${name}" parameter`)
+  const found = resolved.find((p) => p?.name === name && p.in === place)
+  return required(found?.schema, `the "${name}" ${place} parameter`)
 }
 
 /** Returns the generated files as `{ fileName: contents }`, without writing them. */
@@ -76,15 +84,13 @@ export async function generate(): Promise<Record<string, string>> {
       scopes: op['x-required-scopes'],
     })),
   )
-  const list = document.paths['/plants']?.get
-  const create = document.paths['/plants']?.post
-  const remove = document.paths['/plants/{id}']?.delete
   const newPlant = required(document.components.schemas.NewPlant?.properties, 'NewPlant')
   const name = required(newPlant.name, 'NewPlant.name')
   const tag = required(newPlant.tag, 'NewPlant.tag')
   const id = required(newPlant.id, 'NewPlant.id')
-  const pathId = parameter(document, remove, 'id')
-  const limit = parameter(document, list, 'limit')
+  const pathId = parameter(document, 'id', 'path')
+  const limit = parameter(document, 'limit', 'query')
+  const bodyLimits = allOperations(document).flatMap(({ requestBody }) => requestBody?.['x-max-body-bytes'] ?? [])
 
   const constants = {
     version: document.info.version,
@@ -101,7 +107,7 @@ export async function generate(): Promise<Record<string, string>> {
       maximum: required(pathId.maximum, 'path id maximum'),
     },
     limit: { minimum: required(limit.minimum, 'limit.minimum'), maximum: required(limit.maximum, 'limit.maximum') },
-    maxBodyBytes: required(create?.requestBody?.['x-max-body-bytes'], 'x-max-body-bytes'),
+    maxBodyBytes: required(bodyLimits[0], 'x-max-body-bytes'),
     defaultQuota: required(document.components.responses.QuotaExceeded?.['x-default-quota'], 'x-default-quota'),
   }
 

@@ -1,6 +1,6 @@
 import { contract } from '../generated/contract.ts'
 import { authenticate, authorize } from './auth.ts'
-import { methodNotAllowed, PlantStoreError, quote, renderError } from './errors.ts'
+import { PlantStoreError, renderError } from './errors.ts'
 import {
   type CoreRequest,
   type CoreResponse,
@@ -9,7 +9,7 @@ import {
   noContent,
   readBodyWithinLimit,
 } from './http.ts'
-import { templatePattern } from './path-template.ts'
+import { ContractRouter, type Dispatch, type HeadOperationId, headOf, type Route } from './router.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { SerializedList } from './tenant-plants.ts'
@@ -80,19 +80,22 @@ function serializedList(store: PlantStore, principal: Principal): SerializedList
 /** Lists longer than this (in characters) are answered with their kept bytes as well as their text. */
 const largeBodyChars = 16_384
 
-const operations: Record<OperationId, Operation> = {
+/** The operations the core answers, by operationId: every one of the contract but its HEADs, which the router derives from GET. */
+type Operations = Record<Exclude<OperationId, HeadOperationId<typeof contract.operations>>, Operation>
+
+const operations: Operations = {
   listPlants: (store, principal, request) => {
-    const limit = parseLimit(request.query)
     const list = serializedList(store, principal)
+    const limit = parseLimit(request.query)
+    // A HEAD needs only the length, which the serialized list knows without building the text.
+    if (request.method === 'HEAD') {
+      return { status: 200, headers: { ...jsonHeaders, 'content-length': String(list.byteLength(limit)) }, body: null }
+    }
     const body = list.text(limit)
     // A long list goes out as the bytes the list keeps: encoding it per answer made megabytes of garbage each time.
     return body.length > largeBodyChars
       ? { status: 200, headers: jsonHeaders, body, chunks: list.chunks(limit) }
       : { status: 200, headers: jsonHeaders, body }
-  },
-  headPlants: (store, principal, request) => {
-    const length = serializedList(store, principal).byteLength(parseLimit(request.query))
-    return { status: 200, headers: { ...jsonHeaders, 'content-length': String(length) }, body: null }
   },
   addPlant: async (store, principal, request, _params, trace) => {
     checkContentType(request.header('content-type'))
@@ -111,40 +114,51 @@ const operations: Record<OperationId, Operation> = {
   },
 }
 
-/** One path of the contract, with its operations by method. */
-interface Route {
-  /** The contract's path template, e.g. `/plants/{id}`. */
-  readonly path: string
-  /**
-   * Matches a request path (still percent-encoded), capturing each `{param}`
-   * by name; a path without parameters also matches with one trailing slash.
-   */
-  readonly pattern: RegExp
-  readonly methods: ReadonlyMap<string, OperationId>
-  /** The `Allow` header of a 405 here. */
-  readonly allow: string
-}
+/**
+ * The operationIds the core answers itself (the contract's HEADs are derived
+ * from their GETs): what the operations test holds against the contract.
+ *
+ * @example
+ * coreOperations // ['listPlants', 'addPlant', 'deletePlant']
+ */
+export const coreOperations: readonly OperationId[] = Object.keys(operations) as OperationId[]
+
+/** The Plant Store API's one router, compiled once from the generated contract. */
+const router = new ContractRouter<OperationId>(contract.operations)
 
 /**
- * The contract's paths, each with its operations by method, straight from
- * the generated contract: the core routes with them and the MSW handlers
- * register them.
+ * The contract's paths, each with its operations by method (HEAD wherever
+ * GET is), straight from the generated contract: the core routes with them
+ * and the MSW handlers register them.
  *
  * @example
  * routes.map((route) => route.path) // ['/plants', '/plants/{id}']
  */
-export const routes: readonly Route[] = (() => {
-  const byPath = new Map<string, Map<string, OperationId>>()
-  for (const [id, { method, path }] of Object.entries(contract.operations)) {
-    byPath.set(path, (byPath.get(path) ?? new Map<string, OperationId>()).set(method, id as OperationId))
-  }
-  return [...byPath].map(([path, methods]) => ({
-    path,
-    pattern: templatePattern(path, { trailingSlash: true }),
-    methods,
-    allow: [...methods.keys()].join(', '),
-  }))
-})()
+export const routes: readonly Route<OperationId>[] = router.routes
+
+/**
+ * The first segments of the contract's paths (`/plants`): a request path
+ * that starts with none of them is not the API's.
+ *
+ * @example
+ * apiPathPrefixes // ['/plants']
+ */
+export const apiPathPrefixes: readonly string[] = [
+  ...new Set(routes.map(({ path }) => path.replace(/^(\/[^/]*).*$/, '$1'))),
+]
+
+/**
+ * Whether a request URL (path and query) may be the API's: it starts with
+ * one of {@link apiPathPrefixes}. The sandbox sends such requests straight
+ * to the API.
+ *
+ * @example
+ * isApiPath('/plants?limit=2') // true
+ */
+export function isApiPath(url: string): boolean {
+  for (const prefix of apiPathPrefixes) if (url.startsWith(prefix)) return true
+  return false
+}
 
 /**
  * The contract route a request path (still percent-encoded) is routed to, and
@@ -154,12 +168,8 @@ export const routes: readonly Route[] = (() => {
  * @example
  * matchRoute('/plants/42') // { route: { path: '/plants/{id}', … }, params: { id: '42' } }
  */
-export function matchRoute(path: string): { route: Route; params: Record<string, string> } | undefined {
-  for (const route of routes) {
-    const match = route.pattern.exec(path)
-    if (match) return { route, params: match.groups ?? {} }
-  }
-  return undefined
+export function matchRoute(path: string): { route: Route<OperationId>; params: Record<string, string> } | undefined {
+  return router.match(path)
 }
 
 /**
@@ -218,18 +228,20 @@ export function callerOf(store: PlantStore, request: CoreRequest): Principal | u
 }
 
 function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreResponse | Promise<CoreResponse> {
-  const { method, path } = request
-  const found = matchRoute(path)
-  const operation = found?.route.methods.get(method)
-  if (!found || !operation) {
+  let dispatch: Dispatch<OperationId>
+  try {
+    dispatch = router.dispatch(request.method, request.path)
+  } catch (error) {
     // A routing error needs no token, but a valid one says whose request it was (the journal keeps it).
     trace.principal = callerOf(store, request)
-    if (!found) throw new PlantStoreError('not_found', `No route for ${quote(`${method} ${path}`, 80)}.`)
-    throw methodNotAllowed(method, found.route.allow)
+    throw error
   }
+  const { operation, handler, params, head } = dispatch
   trace.operation = operation
   const principal = authenticate(store, request.header('authorization'))
   trace.principal = principal
   for (const scope of contract.operations[operation].scopes) authorize(principal, scope)
-  return operations[operation](store, principal, request, found.params, trace)
+  const response = operations[handler as keyof Operations](store, principal, request, params, trace)
+  if (!head) return response
+  return response instanceof Promise ? response.then(headOf) : headOf(response)
 }

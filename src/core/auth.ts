@@ -69,3 +69,23 @@ export function authorize(principal: Principal, scope: Scope): void {
     })
   }
 }
+
+/**
+ * Authenticates and authorises a request in one step, once the store's loads
+ * under way are done: the principal of the `Authorization` header, holding
+ * every one of `scopes`. What the sandbox control API, the inspector and any
+ * route outside the core's own dispatch sign in with.
+ *
+ * @example
+ * const { tenantId } = await signIn(store, request.header('authorization'), 'plants:read')
+ */
+export async function signIn(
+  store: PlantStore,
+  authorization: string | null,
+  ...scopes: readonly Scope[]
+): Promise<Principal> {
+  await store.ready.catch(() => undefined)
+  const principal = authenticate(store, authorization)
+  for (const scope of scopes) authorize(principal, scope)
+  return principal
+}

@@ -108,8 +108,13 @@ const encoder = new TextEncoder()
 /** Printable ASCII: all JSON text is, but for what it does not escape (DEL and non-ASCII). */
 const printableAscii = /^[ -~]*$/
 
-/** The UTF-8 length of JSON text: its length when it is ASCII (as most is), else encoded. */
-function utf8Length(text: string): number {
+/**
+ * The UTF-8 length of JSON text: its length when it is ASCII (as most is), else encoded.
+ *
+ * @example
+ * utf8Length('["Fern"]') // 8
+ */
+export function utf8Length(text: string): number {
   return printableAscii.test(text) ? text.length : encoder.encode(text).byteLength
 }
 

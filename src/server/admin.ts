@@ -2,18 +2,21 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import type { Replica } from '../cluster/replica.ts'
 import type { PlantStoreHandler } from '../core/app.ts'
-import { authenticate, authorize } from '../core/auth.ts'
+import { signIn } from '../core/auth.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
-import { challenge, echoed, methodNotAllowed, PlantStoreError, renderError } from '../core/errors.ts'
+import { challenge, echoed, PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, jsonResponse, noContent, readBodyWithinLimit } from '../core/http.ts'
 import { keyedQueue } from '../core/keyed-queue.ts'
 import { randomSeed } from '../core/random.ts'
+import { ContractRouter, type HeadOperationId, headOf } from '../core/router.ts'
 import { exactPlantsSchema, type Scope } from '../core/schemas.ts'
-import type { PlantStore, Principal, ProvisionedTenant, ProvisionOptions } from '../core/store.ts'
+import type { PlantStore, ProvisionedTenant, ProvisionOptions } from '../core/store.ts'
 import { invalidField, refuseUnknownNames } from '../core/unknown-names.ts'
 import { checkContentType, parseJsonObject, parseLimit } from '../core/validation.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
 import { parseFaultRule } from '../faults/rule.ts'
+import { sandboxContract } from '../generated/sandbox-contract.ts'
+import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
 import type { RequestJournal } from './journal.ts'
 import { journalQueryNames, parseJournalQuery } from './journal-query.ts'
 
@@ -86,8 +89,37 @@ export function refuseSharedWrite(store: PlantStore, tenantId: string): void {
   )
 }
 
-/** One admin route: the methods it answers, and what each does. */
-type AdminRoute = Readonly<Record<string, (request: CoreRequest, id: string) => Promise<CoreResponse> | CoreResponse>>
+/** The id of an operation of the sandbox control API, e.g. `listFaults`. */
+export type SandboxOperationId = keyof typeof sandboxContract.operations
+
+/** The operations the admin API answers itself: all but the HEADs, which the router derives from GET. */
+type AdminOperationId = Exclude<SandboxOperationId, HeadOperationId<typeof sandboxContract.operations>>
+
+/** What an admin operation gets: the request, its path parameters, and the caller's tenant (`''` for an operation without scopes). */
+interface AdminCall {
+  readonly request: CoreRequest
+  readonly params: Readonly<Record<string, string>>
+  readonly tenantId: string
+  /** The request path below `/__sandbox`. */
+  readonly path: string
+}
+
+type AdminHandlers = Record<AdminOperationId, (call: AdminCall) => Promise<CoreResponse> | CoreResponse>
+
+/** The sandbox control API's one router, compiled once from its generated contract. */
+const router = new ContractRouter<SandboxOperationId>(sandboxContract.operations, { mount: mountPath, notFound })
+
+/** The 404 of a path below `/__sandbox` that the sandbox contract does not have. */
+function notFound(method: string, path: string): string {
+  return `No sandbox route for ${method} ${mountPath}${echoed(path)}.`
+}
+
+/** The headers of the inspector's event stream, as a HEAD of it answers them. */
+const eventStreamHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+} as const
 
 /**
  * The sandbox's admin API as a transport-neutral handler; paths are below
@@ -142,16 +174,6 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     expiryTimer.unref?.()
   }
 
-  /** The caller's principal, once loads under way are done, holding `scope`. */
-  const signIn = async (request: CoreRequest, scope: Scope): Promise<Principal> => {
-    await store.ready.catch(() => undefined)
-    const principal = authenticate(store, request.header('authorization'))
-    authorize(principal, scope)
-    if (scope === 'plants:write' && options.readOnlyWorld) refuseSharedWrite(store, principal.tenantId)
-    return principal
-  }
-
-  const health = () => jsonResponse(200, { status: 'ok' })
   /** 200 while the sandbox can serve; 503 with `Retry-After` while it cannot (its world failed, or no Redis yet). */
   const ready = async () => {
     await store.ready.catch(() => undefined)
@@ -167,154 +189,135 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     return { ...answer, headers: { ...answer.headers, 'retry-after': '1' } }
   }
 
-  const routes: Record<string, AdminRoute> = {
-    '/tenants': {
-      async POST(request) {
-        const presented = request.header('x-admin-key')
-        if (adminKey && (presented === null || !timingSafeEqual(adminKey, digest(presented)))) {
-          throw new PlantStoreError('unauthorized', 'Creating tenants needs the sandbox admin key in "X-Admin-Key".', {
-            'www-authenticate': 'X-Admin-Key realm="plant-store-sandbox"',
-          })
-        }
-        const recipe = await readRecipe(request, store.defaultQuota)
-        const provisioning: ProvisionOptions = {
-          plants: recipe.plants ?? Math.min(plantsPerTenant, recipe.quota ?? plantsPerTenant),
-          seed: recipe.seed ?? randomSeed(),
-          ...(recipe.quota === undefined ? {} : { quota: recipe.quota }),
-          ...(recipe.ttlSeconds === undefined ? {} : { ttlMs: recipe.ttlSeconds * 1000 }),
-        }
-        const { replica } = options
-        let tenant: ProvisionedTenant
-        let evicted: string[]
-        if (replica) {
-          tenant = await replica.provisionTenant(provisioning)
-          evicted = store.evictIdle(maxTenants)
+  /** What each operation of the sandbox contract does, by operationId (its HEADs are derived from GET). */
+  const handlers: AdminHandlers = {
+    async provisionTenant({ request }) {
+      const presented = request.header('x-admin-key')
+      if (adminKey && (presented === null || !timingSafeEqual(adminKey, digest(presented)))) {
+        throw new PlantStoreError('unauthorized', 'Creating tenants needs the sandbox admin key in "X-Admin-Key".', {
+          'www-authenticate': 'X-Admin-Key realm="plant-store-sandbox"',
+        })
+      }
+      const recipe = await readRecipe(request, store.defaultQuota)
+      const provisioning: ProvisionOptions = {
+        plants: recipe.plants ?? Math.min(plantsPerTenant, recipe.quota ?? plantsPerTenant),
+        seed: recipe.seed ?? randomSeed(),
+        ...(recipe.quota === undefined ? {} : { quota: recipe.quota }),
+        ...(recipe.ttlSeconds === undefined ? {} : { ttlMs: recipe.ttlSeconds * 1000 }),
+      }
+      const { replica } = options
+      let tenant: ProvisionedTenant
+      let evicted: string[]
+      if (replica) {
+        tenant = await replica.provisionTenant(provisioning)
+        evicted = store.evictIdle(maxTenants)
+        forget(evicted)
+      } else {
+        ;({ tenant, evicted } = await serially('provision', async () => {
+          const evicted = store.makeRoom(maxTenants, tenantIdleMs)
           forget(evicted)
-        } else {
-          ;({ tenant, evicted } = await serially('provision', async () => {
-            const evicted = store.makeRoom(maxTenants, tenantIdleMs)
-            forget(evicted)
-            return { tenant: await store.provisionTenant(provisioning), evicted }
-          }))
-        }
-        if (recipe.ttlSeconds !== undefined) removeExpired()
-        options.onProvisioned?.(tenant, evicted)
-        return jsonResponse(201, tenant)
-      },
+          return { tenant: await store.provisionTenant(provisioning), evicted }
+        }))
+      }
+      if (recipe.ttlSeconds !== undefined) removeExpired()
+      options.onProvisioned?.(tenant, evicted)
+      return jsonResponse(201, tenant)
     },
-    '/tenants/{id}': {
-      async DELETE(request, id) {
-        const { tenantId } = await signIn(request, 'plants:write')
-        // Tenant ids need no percent-encoding: the path segment is compared as sent.
-        if (id !== tenantId) {
-          throw new PlantStoreError('not_found', 'This token can only delete its own tenant.')
-        }
-        if (!store.isProvisioned(tenantId)) {
-          throw new PlantStoreError(
-            'insufficient_scope',
-            `Tenant ${tenantId} belongs to the sandbox's world; only provisioned tenants can be deleted.`,
-          )
-        }
-        await options.replica?.deleteTenant(tenantId)
-        store.removeTenant(tenantId)
-        forget([tenantId])
-        options.onRemoved?.([tenantId], 'deleted')
-        return noContent
-      },
+    async deleteTenant({ tenantId, params: { id } }) {
+      // Tenant ids need no percent-encoding: the path segment is compared as sent.
+      if (id !== tenantId) {
+        throw new PlantStoreError('not_found', 'This token can only delete its own tenant.')
+      }
+      if (!store.isProvisioned(tenantId)) {
+        throw new PlantStoreError(
+          'insufficient_scope',
+          `Tenant ${tenantId} belongs to the sandbox's world; only provisioned tenants can be deleted.`,
+        )
+      }
+      await options.replica?.deleteTenant(tenantId)
+      store.removeTenant(tenantId)
+      forget([tenantId])
+      options.onRemoved?.([tenantId], 'deleted')
+      return noContent
     },
-    '/reset': {
-      async POST(request) {
-        const { tenantId } = await signIn(request, 'plants:write')
-        await store.resetTenant(tenantId)
-        forget([tenantId])
-        options.onReset?.(tenantId)
-        return noContent
-      },
+    async resetTenant({ tenantId }) {
+      await store.resetTenant(tenantId)
+      forget([tenantId])
+      options.onReset?.(tenantId)
+      return noContent
     },
-    '/requests': {
-      async GET(request) {
-        const { tenantId } = await signIn(request, 'plants:read')
-        return jsonResponse(200, { tenant: tenantId, ...journal.query(tenantId, parseJournalQuery(request.query)) })
-      },
-      async DELETE(request) {
-        const { tenantId } = await signIn(request, 'plants:write')
-        journal.forget(tenantId)
-        options.coverage?.forget(tenantId)
-        return noContent
-      },
+    listRequests: ({ request, tenantId }) =>
+      jsonResponse(200, { tenant: tenantId, ...journal.query(tenantId, parseJournalQuery(request.query)) }),
+    clearRequests({ tenantId }) {
+      journal.forget(tenantId)
+      options.coverage?.forget(tenantId)
+      return noContent
     },
-    '/coverage': {
-      async GET(request) {
-        const { tenantId } = await signIn(request, 'plants:read')
-        if (!options.coverage) throw new PlantStoreError('not_found', 'This sandbox counts no coverage.')
-        return jsonResponse(200, { tenant: tenantId, ...options.coverage.report(tenantId) })
-      },
+    tenantCoverage({ tenantId }) {
+      if (!options.coverage) throw new PlantStoreError('not_found', 'This sandbox counts no coverage.')
+      return jsonResponse(200, { tenant: tenantId, ...options.coverage.report(tenantId) })
     },
-    '/faults': {
-      async GET(request) {
-        const { tenantId } = await signIn(request, 'plants:read')
-        return jsonResponse(200, { tenant: tenantId, faults: faults.list(tenantId) })
-      },
-      async POST(request) {
-        const { tenantId } = await signIn(request, 'plants:write')
-        const body = await readBodyWithinLimit(request)
-        checkContentType(request.header('content-type'))
-        const rule = parseFaultRule(parseJsonObject(body, 'a fault rule such as {"status": 503, "times": 1}'))
-        return jsonResponse(201, await faults.durably(tenantId, () => faults.add(tenantId, rule)))
-      },
-      async DELETE(request) {
-        const { tenantId } = await signIn(request, 'plants:write')
-        await faults.durably(tenantId, () => faults.clear(tenantId))
-        return noContent
-      },
+    listFaults: ({ tenantId }) => jsonResponse(200, { tenant: tenantId, faults: faults.list(tenantId) }),
+    async addFault({ request, tenantId }) {
+      const body = await readBodyWithinLimit(request)
+      checkContentType(request.header('content-type'))
+      const rule = parseFaultRule(parseJsonObject(body, 'a fault rule such as {"status": 503, "times": 1}'))
+      return jsonResponse(201, await faults.durably(tenantId, () => faults.add(tenantId, rule)))
     },
-    '/faults/{id}': {
-      async GET(request, id) {
-        const { tenantId } = await signIn(request, 'plants:read')
-        const rule = faults.list(tenantId).find((listed) => listed.id === id)
-        if (!rule) throw new PlantStoreError('not_found', `No fault rule ${id} exists.`)
-        return jsonResponse(200, rule)
-      },
-      async DELETE(request, id) {
-        const { tenantId } = await signIn(request, 'plants:write')
-        if (!(await faults.durably(tenantId, () => faults.remove(tenantId, id))))
-          throw new PlantStoreError('not_found', `No fault rule ${id} exists.`)
-        return noContent
-      },
+    async clearFaults({ tenantId }) {
+      await faults.durably(tenantId, () => faults.clear(tenantId))
+      return noContent
     },
-    '/plants': {
-      async GET(request) {
-        const { tenantId } = await signIn(request, 'plants:read')
-        const plants = store.listPlants(tenantId, parseLimit(request.query))
-        return jsonResponse(200, { tenant: tenantId, count: store.countPlants(tenantId), plants })
-      },
+    getFault({ tenantId, params: { id } }) {
+      const rule = faults.list(tenantId).find((listed) => listed.id === id)
+      if (!rule) throw new PlantStoreError('not_found', `No fault rule ${id} exists.`)
+      return jsonResponse(200, rule)
     },
-    '/health': { GET: health, HEAD: health },
-    '/ready': { GET: ready, HEAD: ready },
+    async deleteFault({ tenantId, params: { id = '' } }) {
+      if (!(await faults.durably(tenantId, () => faults.remove(tenantId, id))))
+        throw new PlantStoreError('not_found', `No fault rule ${id} exists.`)
+      return noContent
+    },
+    listTenantPlants({ request, tenantId }) {
+      const plants = store.listPlants(tenantId, parseLimit(request.query))
+      return jsonResponse(200, { tenant: tenantId, count: store.countPlants(tenantId), plants })
+    },
+    health: () => jsonResponse(200, { status: 'ok' }),
+    ready,
+    // The inspector answers GET /events with its stream before the admin API; a HEAD gets the stream's headers.
+    inspectorEvents({ request, path }) {
+      if (request.method !== 'HEAD') throw new PlantStoreError('not_found', notFound(request.method, path))
+      return { status: 200, headers: eventStreamHeaders, body: null }
+    },
+    // Served with this sandbox's address by the docs middleware before the admin API; here as generated.
+    sandboxContract: () => jsonResponse(200, sandboxContractDocument),
   }
 
   return async (request) => {
     try {
-      const { method, path } = request
       removeExpired()
-      const found = /^\/([a-z]+)\/([^/]+)$/.exec(path)
-      const key = found ? `/${found[1]}/{id}` : path
-      const route = Object.hasOwn(routes, key) ? routes[key] : undefined
-      if (!route) throw new PlantStoreError('not_found', `No sandbox route for ${method} ${mountPath}${echoed(path)}.`)
-      const run = Object.hasOwn(route, method) ? route[method] : undefined
-      if (!run) throw methodNotAllowed(method, Object.keys(route).join(', '))
-      checkQueryNames(request.query, queryNames[`${method === 'HEAD' ? 'GET' : method} ${key}`] ?? [])
-      return await run(request, found?.[2] ?? '')
+      const { operation, handler, params, head } = router.dispatch(request.method, request.path)
+      checkQueryNames(request.query, queryNames[handler] ?? [])
+      const { scopes } = sandboxContract.operations[operation]
+      let tenantId = ''
+      if (scopes.length > 0) {
+        ;({ tenantId } = await signIn(store, request.header('authorization'), ...scopes))
+        if (options.readOnlyWorld && (scopes as readonly Scope[]).includes('plants:write')) {
+          refuseSharedWrite(store, tenantId)
+        }
+      }
+      const response = await handlers[handler as AdminOperationId]({ request, params, tenantId, path: request.path })
+      return head ? headOf(response) : response
     } catch (error) {
       return renderError(error)
     }
   }
 }
 
-/** The query parameters each admin route takes (by `METHOD /path`); the others take none. */
-const queryNames: Readonly<Record<string, readonly string[]>> = {
-  'GET /requests': journalQueryNames,
-  'GET /plants': ['limit'],
+/** The query parameters each admin operation takes (by operationId); the others take none. */
+const queryNames: Readonly<Partial<Record<SandboxOperationId, readonly string[]>>> = {
+  listRequests: journalQueryNames,
+  listTenantPlants: ['limit'],
 }
 
 /** Refuses query parameters a route does not take, by name (a misspelt one with a hint). */

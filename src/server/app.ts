@@ -1,6 +1,7 @@
 import cors from 'cors'
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express'
 import type { Logger } from 'pino'
+import { isApiPath } from '../core/app.ts'
 import { echoed, errorResponse, renderError } from '../core/errors.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
 import { docsRouter, sandboxContractMiddleware } from './docs.ts'
@@ -35,7 +36,7 @@ function routerOf({ api, admin, inspector }: SandboxParts): Router {
   const apiMiddleware = toMiddleware(api)
   // The API first: it is the hot path, and its paths never collide with the others.
   router.use((req, res, next) => {
-    if (req.url.startsWith('/plants')) apiMiddleware(req, res, next)
+    if (isApiPath(req.url)) apiMiddleware(req, res, next)
     else next()
   })
   router.use('/__sandbox', inspector.middleware, sandboxContractMiddleware, toMiddleware(admin))

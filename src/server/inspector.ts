@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { authenticate, authorize, bearerToken } from '../core/auth.ts'
+import { bearerToken, signIn } from '../core/auth.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
@@ -258,12 +258,9 @@ export function createInspector({
 
   const events = async (req: IncomingMessage, res: ServerResponse) => {
     try {
-      await store.ready.catch(() => undefined)
       // Read as the API reads it: a duplicated Authorization is refused, never its first copy taken.
       const authorization = requestHeader(req, 'authorization')
-      const principal = authenticate(store, authorization)
-      authorize(principal, 'plants:read')
-      const { tenantId, scopes } = principal
+      const { tenantId, scopes } = await signIn(store, authorization, 'plants:read')
       let tenantStreams = 0
       for (const stream of streams) if (stream.tenantId === tenantId) tenantStreams++
       if (tenantStreams >= maxStreamsPerTenant || streams.size >= inspectorLimits.maxStreams) {
@@ -284,7 +281,7 @@ export function createInspector({
       })
       const stream: Stream = {
         tenantId,
-        // `authenticate` accepted it: it is a bearer token.
+        // `signIn` accepted it: it is a bearer token.
         token: bearerToken(authorization) ?? '',
         res,
         queue: [],

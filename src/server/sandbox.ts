@@ -2,7 +2,14 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
-import { callerOf, createCore, matchRoute, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import {
+  callerOf,
+  createCore,
+  isApiPath,
+  matchRoute,
+  type OutcomeListener,
+  type PlantStoreHandler,
+} from '../core/app.ts'
 import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
 import { madeUpOutcome } from '../core/made-up-answers.ts'
@@ -11,6 +18,7 @@ import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-
 import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
 import { contract } from '../generated/contract.ts'
+import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { toListener } from './adapter.ts'
 import { createAdmin, refuseSharedWrite } from './admin.ts'
 import { createInspector, type Inspector } from './inspector.ts'
@@ -72,12 +80,25 @@ export interface CreateAppOptions extends PlantStoreRouterOptions {
 }
 
 /**
+ * The methods a preflight allows: every method of the Plant Store's and the
+ * sandbox control API's contracts, in their order, but HEAD (a CORS-safelisted
+ * method is never preflighted).
+ */
+export const corsMethods: readonly string[] = [
+  ...new Set(
+    [...Object.values(contract.operations), ...Object.values(sandboxContract.operations)]
+      .map(({ method }) => method as string)
+      .filter((method) => method !== 'HEAD'),
+  ),
+]
+
+/**
  * The CORS options of the sandbox: preflights answered without a token, the
  * contract's headers allowed and exposed.
  */
 export function corsOptions(origins: CreateAppOptions['corsOrigins']): cors.CorsOptions {
   return {
-    methods: ['GET', 'POST', 'DELETE'],
+    methods: [...corsMethods],
     allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Admin-Key', 'X-Request-Id'],
     exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
     maxAge: 600,
@@ -173,6 +194,13 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   return { api, admin: replica ? replica.guard(admin) : admin, inspector }
 }
 
+/** The methods of the contract's operations that need `plants:write`: the only ones a read-only world refuses. */
+const writeMethods: ReadonlySet<string> = new Set(
+  Object.values(contract.operations)
+    .filter(({ scopes }) => (scopes as readonly string[]).includes('plants:write'))
+    .map(({ method }) => method),
+)
+
 /**
  * Refuses (403) the API's writes made with a token of the world's tenants,
  * before the operation runs; reads and provisioned tenants go straight
@@ -184,7 +212,7 @@ function withReadOnlyWorld(
   onOutcome: OutcomeListener,
 ): PlantStoreHandler {
   return (request) => {
-    if (request.method !== 'POST' && request.method !== 'DELETE') return handle(request)
+    if (!writeMethods.has(request.method)) return handle(request)
     const operation = matchRoute(request.path)?.route.methods.get(request.method)
     const caller = operation && callerOf(store, request)
     if (!caller || !(contract.operations[operation].scopes as readonly string[]).includes('plants:write'))
@@ -222,7 +250,7 @@ export function sandboxListener(
   let app: RequestListener | undefined
   let loading: Promise<RequestListener> | undefined
   return (req, res) => {
-    if (req.method !== 'OPTIONS' && req.url?.startsWith('/plants')) {
+    if (req.method !== 'OPTIONS' && isApiPath(req.url ?? '/')) {
       log?.(req, res)
       // Only sets headers on requests that are not preflights, and calls `next` at once.
       corsMiddleware(req, res, proceed)

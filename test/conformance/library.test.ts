@@ -198,8 +198,8 @@ describe('reports', () => {
     expect(text).toMatch(/✗ create\.success: POST \/plants with a NewPlant answers 200/)
     expect(text).toMatch(/contract +addPlant 200/)
     expect(text).toMatch(/expected +status 200\n +actual +201/)
-    expect(text).toMatch(
-      /Score: 0 % \(0 of 1 applicable rules hold; 1 failed, 0 skipped; 41 not selected \(--only, --skip\)\)/,
+    expect(text).toContain(
+      `Score: 0 % (0 of 1 applicable rules hold; 1 failed, 0 skipped; ${conformanceRules.length - 1} not selected (--only, --skip))`,
     )
     expect(text).not.toContain('not selected (--only, --skip)\n')
     expect(text.match(/^ {2}[✓✗-] /gm)).toHaveLength(1)

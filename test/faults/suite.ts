@@ -5,7 +5,21 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
+import { allowOf, plantStorePaths } from '../support/allow.ts'
 import { type Answer, expectErrorBody, expectToMatchContract, read } from '../support/contract.ts'
+
+/** The methods the Plant Store contract has on any of its paths. */
+const contractMethods = [...new Set(plantStorePaths.flatMap((path) => allowOf(path).split(', ')))]
+
+/** A method the contract has, but not at one of its paths (one with a parameter when it can), as a fault rule would name it. */
+const lacking = (() => {
+  const paths = [...plantStorePaths].sort((a, b) => Number(b.includes('{')) - Number(a.includes('{')))
+  for (const path of paths) {
+    const method = contractMethods.find((candidate) => !allowOf(path).split(', ').includes(candidate))
+    if (method !== undefined) return { method, path }
+  }
+  throw new Error('Every path of the contract has every method: no rule can name one it lacks.')
+})()
 
 /** An answer as the client saw it, or the network error a transport fault made. */
 export type Seen = Answer | { networkError: string }
@@ -251,12 +265,12 @@ export function faultRuleCases(name: string, driver: () => FaultDriver): void {
       [
         'a method the contract lacks',
         { method: 'PATCH', status: 500 },
-        'method must be one of GET, HEAD, POST, DELETE',
+        `method must be one of ${contractMethods.join(', ')}`,
       ],
       [
         'a method the contract lacks at the path',
-        { method: 'GET', path: '/plants/{id}', status: 500 },
-        'method must be one the contract has at /plants/{id}: DELETE',
+        { method: lacking.method, path: lacking.path, status: 500 },
+        `method must be one the contract has at ${lacking.path}: ${allowOf(lacking.path)}`,
       ],
     ])('refuse a rule with %s with 400 naming the field', async (_what, rule, message) => {
       const added = await d.add('acme', rule)

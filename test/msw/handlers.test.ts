@@ -2,6 +2,7 @@ import { HttpResponse, http } from 'msw'
 import { createHandlers, createPlantStore, fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 import { type Answer, expectErrorBody } from '../support/contract.ts'
 import { call, json, origin } from '../support/msw.ts'
 
@@ -337,12 +338,7 @@ describe('DELETE /plants/{id}', () => {
 })
 
 describe('methods and tenancy quota', () => {
-  test.each([
-    ['PUT', '/plants', 'GET, HEAD, POST'],
-    ['PATCH', '/plants', 'GET, HEAD, POST'],
-    ['GET', '/plants/1', 'DELETE'],
-    ['POST', '/plants/1', 'DELETE'],
-  ])('answers 405 with Allow for %s %s', async (method, path, allow) => {
+  test.each(wrongMethodCases('1', plantStorePaths))('answers 405 with Allow for %s %s', async (method, path, allow) => {
     const answer = await rejected(405, () => call(method, path, { token: acme.write, unchecked: true }))
     expect(answer.headers.get('allow')).toBe(allow)
   })

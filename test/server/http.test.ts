@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { createApp, plantStoreRouter, type RunningSandbox, startSandbox } from '../../src/server/index.ts'
+import { allowOf } from '../support/allow.ts'
 import { expectErrorBody, expectToMatchContract, read } from '../support/contract.ts'
 import { bearer, listen } from './support.ts'
 
@@ -63,7 +64,7 @@ describe('answers that Express would give in HTML', () => {
   test('answers 405 with Allow for a wrong method on an admin route', async () => {
     const answer = await get('/__sandbox/health', { method: 'DELETE' })
     expectErrorBody(answer, 405)
-    expect(answer.headers.get('allow')).toBe('GET, HEAD')
+    expect(answer.headers.get('allow')).toBe(allowOf('/__sandbox/health'))
   })
 
   test('refuses a declared Content-Length over 64 KiB with 413 before reading the body', async () => {

@@ -4,6 +4,7 @@
  * last two judge every exchange of the run (so they come last), after a few
  * requests of their own so that they also mean something when run alone.
  */
+import { contract } from '../../../generated/contract.ts'
 import { contractProblems } from '../contract-check.ts'
 import type { Probe } from '../exchange.ts'
 import { allows, errorBody, isErrorBody } from '../expectations.ts'
@@ -22,9 +23,39 @@ async function provokeErrors(context: RuleContext): Promise<void> {
     { method: 'POST', path: '/plants', json: { id: context.freshId(), name: 'Fern' }, contentType: 'text/plain' },
     { method: 'DELETE', path: '/plants/abc' },
     { method: 'DELETE', path: `/plants/${context.freshId()}` },
-    { method: 'PATCH', path: '/plants' },
+    ...wrongMethods()
+      .slice(0, 1)
+      .map(({ method, path }) => ({ method, path: withId(path, plant.id) })),
   ]
   for (const probe of probes) await context.send(probe)
+}
+
+/** The methods a wrong-method probe tries on each path of the contract. */
+const probedMethods = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const
+
+/**
+ * For each path of the contract, each probed method the contract does not
+ * give it (a path with GET has HEAD too), with the methods it does have
+ * (HEAD aside: a provider need not list it in `Allow`). Derived from the
+ * contract, so a provider that offers what the contract declares never fails it.
+ *
+ * @example
+ * wrongMethods() // [{ method: 'PUT', path: '/plants', methods: ['GET', 'POST'] }, …]
+ */
+export function wrongMethods(): Array<{ method: string; path: string; methods: readonly string[] }> {
+  const byPath = new Map<string, string[]>()
+  for (const { method, path } of Object.values(contract.operations)) {
+    byPath.set(path, [...(byPath.get(path) ?? []), method])
+  }
+  return [...byPath].flatMap(([path, declared]) => {
+    const methods = declared.filter((method) => method !== 'HEAD')
+    return probedMethods.filter((method) => !methods.includes(method)).map((method) => ({ method, path, methods }))
+  })
+}
+
+/** A contract path with every `{param}` filled with a plant's id. */
+function withId(path: string, id: number): string {
+  return path.replaceAll(/\{\w+\}/g, String(id))
 }
 
 /** Reports at most this many exchanges per cross-cutting rule (the rest are counted). */
@@ -54,16 +85,9 @@ export const protocolRules: readonly ConformanceRule[] = [
     clause: 'decisions: "405 with an Allow header for a known path with the wrong method"',
     async check(context) {
       const plant = await context.createPlant({ label: 'wrong methods', tag: 'kept' })
-      const cases: Array<[string, string, readonly string[]]> = [
-        ['PUT', '/plants', ['GET', 'POST']],
-        ['PATCH', '/plants', ['GET', 'POST']],
-        ['GET', `/plants/${plant.id}`, ['DELETE']],
-        ['PUT', `/plants/${plant.id}`, ['DELETE']],
-        ['POST', `/plants/${plant.id}`, ['DELETE']],
-        ['PATCH', `/plants/${plant.id}`, ['DELETE']],
-      ]
-      for (const [method, path, methods] of cases) {
-        context.expect(await context.send({ method, path }), errorBody(405), allows(methods))
+      for (const { method, path, methods } of wrongMethods()) {
+        const probe = { method, path: withId(path, plant.id) }
+        context.expect(await context.send(probe), errorBody(405), allows(methods))
       }
       expectListed(context, await context.list(), plant, ' (no other method may change it)')
     },

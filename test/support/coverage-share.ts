@@ -1,0 +1,29 @@
+/**
+ * What a coverage report says of `covered` declared answers, with the total
+ * taken from the contract (never written by hand): a new operation or status
+ * changes it by itself.
+ */
+import { declaredAnswers } from '../../src/core/coverage.ts'
+
+/** The contract's declared answers (operation × status). */
+export const total = declaredAnswers
+
+/**
+ * `covered`, the total and the percentage (one decimal) of a report.
+ *
+ * @example
+ * share(3) // { covered: 3, total: 23, percent: 13 }
+ */
+export function share(covered: number): { covered: number; total: number; percent: number } {
+  return { covered, total, percent: Math.round((covered / total) * 1000) / 10 }
+}
+
+/**
+ * The first line of the coverage table for `covered` declared answers.
+ *
+ * @example
+ * coverageLine(2) // 'Plant Store contract coverage: 2 of 23 declared answers (8.7 %)'
+ */
+export function coverageLine(covered: number): string {
+  return `Plant Store contract coverage: ${covered} of ${total} declared answers (${share(covered).percent} %)`
+}
