@@ -52,6 +52,11 @@ export const plantStoreWorkerStartOptions = {
  * @example
  * // Only answer one API's origin; everything else goes to the network.
  * const { worker } = setupPlantStoreWorker({ baseUrl: 'https://plants.example.com' })
+ *
+ * @example
+ * // Which of the contract's answers the page's requests provoked (writing JSON needs Node: use report()).
+ * const { coverage } = setupPlantStoreWorker()
+ * console.info(coverage.table())
  */
 export function setupPlantStoreWorker(options: CreateHandlersOptions = {}): PlantStoreWorker {
   const mock = createPlantStoreMock(options)

@@ -21,6 +21,14 @@ export {
   type OutcomeListener,
   type PlantStoreHandler,
 } from './core/app.ts'
+export {
+  type CoverageCondition,
+  type CoverageExtra,
+  type CoverageOperation,
+  type CoverageReport,
+  type CoverageResponse,
+  CoverageTally,
+} from './core/coverage.ts'
 export { type ErrorCode, errorStatus, PlantStoreError, renderError } from './core/errors.ts'
 export type { CoreRequest, CoreResponse } from './core/http.ts'
 export {
@@ -38,6 +46,14 @@ export {
 } from './core/schemas.ts'
 export { PlantStore, type PlantStoreOptions, type Principal, type ProvisionedTenant } from './core/store.ts'
 export type { PlantQueries } from './core/tenant-plants.ts'
+export {
+  type CoverageCheckOptions,
+  type CoverageThreshold,
+  CoverageThresholdError,
+  coverageShortfalls,
+  coverageTable,
+  PlantStoreCoverage,
+} from './coverage-report.ts'
 export { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
 export {
   type FaultRule,

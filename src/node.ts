@@ -18,6 +18,11 @@ export interface PlantStoreServer extends PlantStoreMock {
  * @example
  * // The next POST of Acme fails with 503, as `POST /__sandbox/faults` would make the sandbox do.
  * faults.add('acme', { method: 'POST', path: '/plants', status: 503, times: 1 })
+ *
+ * @example
+ * // At the end of the run: print the contract coverage table, write it as JSON, fail below the threshold.
+ * const { server, coverage } = setupPlantStoreServer()
+ * afterAll(() => coverage.check({ min: 60, require: ['addPlant 409', 'listPlants 401'], json: 'coverage/plant-store.json' }))
  */
 export function setupPlantStoreServer(options: CreateHandlersOptions = {}): PlantStoreServer {
   const mock = createPlantStoreMock(options)

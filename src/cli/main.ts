@@ -4,9 +4,11 @@ import { Command, CommanderError, Option } from 'commander'
 import type { LevelWithSilent } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { conformanceCommand } from '../contracts/conformance/command.ts'
+import { coverageCommand } from '../contracts/coverage-command.ts'
 import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
 import {
+  byteSize,
   delay,
   fileInWritableFolder,
   host,
@@ -30,9 +32,12 @@ const logLevels: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info',
  * Runs the `plant-store-mock` command line with these arguments (as in
  * `process.argv`: the runtime and the script first) and resolves to the exit
  * code once it is done: 0 after `--help`, `--version` or a clean stop; 1 when
- * a run failed (a pact did not verify, the state file is corrupt, the port is
- * taken); 2 for a bad flag, environment variable or missing peer
- * dependency, said on stderr without a stack. The default command serves the
+ * a check failed (a pact did not verify, a conformance rule failed) or a
+ * run failed (the state file is corrupt, the port is taken); 2 for a bad
+ * flag, environment variable, missing peer dependency, a misspelt command
+ * (with commander's "Did you mean"), or nothing to check (see `verify` and
+ * `conformance`), said on stderr without a stack; 130/143 when SIGINT or
+ * SIGTERM interrupts a check. The default command serves the
  * sandbox until SIGTERM or SIGINT (see `serve`); a subcommand ends with
  * commander's `command.error(message, { exitCode })`.
  *
@@ -50,6 +55,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stdout.on('error', () => undefined)
   let exitCode = 0
   const program = sandboxCommand().action(async (flags: ServeFlags) => {
+    // The default command takes no operands: one is a misspelt command (`conformence`).
+    const [operand] = program.args
+    if (operand !== undefined) refuseUnknownCommand(program, operand)
     // Loaded here: help, --version and the subcommands need none of the server.
     const { serve } = await import('./serve.ts')
     const stdout = new BatchedDestination(process.stdout)
@@ -58,6 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // Each subcommand loads what it needs (optional peers included) in its action.
   program.addCommand(verifyCommand())
   program.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }))
+  program.addCommand(coverageCommand())
   // Commands added with addCommand inherit no settings: each throws its CommanderError instead of exiting.
   for (const command of [program, ...program.commands]) command.exitOverride()
   try {
@@ -72,6 +81,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   return exitCode
 }
 
+/**
+ * Ends with commander's own "unknown command" error and its "(Did you mean
+ * conformance?)": commander suggests only for a command without an action
+ * of its own, and the root has one (it serves), so a stand-in with the same
+ * command names says it, written where the program writes its errors.
+ */
+function refuseUnknownCommand(program: Command, name: string): never {
+  const standIn = new Command(program.name()).exitOverride().configureOutput(program.configureOutput())
+  for (const command of program.commands) standIn.command(command.name())
+  standIn.parse([name], { from: 'user' })
+  throw new Error(`commander accepted the unknown command ${name}`)
+}
+
 /** The program and its default command's options: every flag has an environment variable (see `sandboxOption`). */
 function sandboxCommand(): Command {
   const program = new Command('plant-store-mock')
@@ -84,6 +106,8 @@ function sandboxCommand(): Command {
       '\nOnce listening, the sandbox logs a JSON line {"msg":"listening","url","host","port"} (at level info).',
     )
     .showHelpAfterError('(run "plant-store-mock --help" for usage)')
+    // Operands reach the action, which refuses them as an unknown command with a suggestion.
+    .allowExcessArguments()
   const options = [
     sandboxOption('--host <host>', 'interface to listen on').argParser(host).default('127.0.0.1'),
     sandboxOption('-p, --port <port>', 'port to listen on (0: any free port; see --ready-file)')
@@ -124,6 +148,13 @@ function sandboxCommand(): Command {
     sandboxOption('--journal-size <count>', 'requests kept per tenant for GET /__sandbox/requests')
       .argParser(integer(1, 10_000))
       .default(50),
+    sandboxOption('--journal-bytes <size>', 'bytes of requests kept per tenant (e.g. 1MiB; default 1MiB)').argParser(
+      byteSize(64 << 10, 2 ** 31),
+    ),
+    sandboxOption(
+      '--journal-bytes-total <size>',
+      'bytes of requests kept in all; the tenant holding the most drops its oldest (default 64MiB)',
+    ).argParser(byteSize(64 << 10, 2 ** 33)),
     sandboxOption('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)').argParser(delay),
     sandboxOption(
       '--state-file <file>',

@@ -22,6 +22,23 @@ export function integer(min: number, max: number): (value: string) => number {
 }
 
 /**
+ * A size in bytes from `min` to `max`: a number of bytes, or with a unit `KiB`, `MiB` or `GiB`.
+ *
+ * @example
+ * new Option('--journal-bytes <size>').argParser(byteSize(65_536, 2 ** 31)) // '1MiB' → 1048576
+ */
+export function byteSize(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const [, digits, unit = ''] = /^(\d+)\s*(KiB|MiB|GiB)?$/i.exec(value.trim()) ?? []
+    const bytes = Number(digits) * 1024 ** ['', 'kib', 'mib', 'gib'].indexOf(unit.toLowerCase())
+    if (digits === undefined || !(bytes >= min && bytes <= max)) {
+      throw new InvalidArgumentError(`must be a size from ${min} to ${max} bytes, e.g. 1048576 or 1MiB.`)
+    }
+    return bytes
+  }
+}
+
+/**
  * A delay in milliseconds (`200`) or a range (`100-500`).
  *
  * @example

@@ -26,6 +26,8 @@ export interface ServeFlags {
   /** Seconds a provisioned tenant must go unused before it may be evicted to make room. */
   tenantIdleSeconds: number
   journalSize: number
+  journalBytes?: number
+  journalBytesTotal?: number
   delay?: DelayRange
   stateFile?: string
   readyFile?: string

@@ -48,9 +48,13 @@ function collectSelector(value: string, previous: ConsumerVersionSelector[] = []
  * The optional peer `@pact-foundation/pact` is loaded only when the command
  * runs, so its `--help` works without it; when it is missing, the command
  * ends with one line naming the package to install. It ends through
- * commander's `error()`: exit code 1 when a pact does not verify, 2 for bad
- * usage or a missing peer (with `exitOverride()`, a `CommanderError` with
- * that `exitCode`).
+ * commander's `error()`: exit code 1 when a pact does not verify, 2 when
+ * nothing could be verified (bad usage, a missing peer, a path that does not
+ * exist, no pact files, a file that is not a pact, pacts without
+ * interactions, a broker that cannot be reached; with `exitOverride()`, a
+ * `CommanderError` with that `exitCode`); on SIGINT or SIGTERM it dies of
+ * that signal after one line (130 or 143 in a shell).
+ * It exits 0 only when at least one interaction was verified and all held.
  *
  * @example
  * program.addCommand(verifyCommand())
@@ -80,7 +84,10 @@ export function verifyCommand(): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('warn'),
     )
-    .addHelpText('after', `\nNeeds the optional peer dependency ${pactPackage} (npm i -D ${pactPackage}).`)
+    .addHelpText(
+      'after',
+      `\nNeeds the optional peer dependency ${pactPackage} (npm i -D ${pactPackage}).\n\nExit codes: 0 interactions were verified and all held, 1 one failed, 2 nothing could be verified (no pacts, a missing path, a file that is not a pact, pacts without interactions, a source or broker that cannot be loaded), 130/143 interrupted (SIGINT/SIGTERM).`,
+    )
     .action(async (pacts: string[], flags: VerifyFlags) => {
       if (pacts.length === 0 && !flags.brokerUrl) {
         command.error('plant-store-mock verify: give pact files or folders, or a Pact Broker (--broker-url).', {
@@ -89,11 +96,42 @@ export function verifyCommand(): Command {
       }
       // A command-line run: no Pact usage data leaves the machine unless the environment says otherwise.
       process.env.PACT_DO_NOT_TRACK ??= 'true'
+      // The Verifier's proxy uses an API Node deprecates (util._extend): a warning the user can do nothing about.
+      process.noDeprecation = true
       const { verifySandbox } = await loadVerifier(command)
-      const result = await verifySandbox(toOptions(pacts, flags))
+      const stop = stopOnSignals()
+      const result = await verifySandbox(toOptions(pacts, flags)).finally(stop)
+      if (result.error !== undefined) {
+        command.error(`plant-store-mock verify: ${result.error}`, {
+          exitCode: 2,
+          code: 'plant-store-mock.nothingVerified',
+        })
+      }
       if (!result.ok) command.error(failureReport(result), { exitCode: 1, code: 'plant-store-mock.verificationFailed' })
     })
   return command
+}
+
+/**
+ * On SIGINT or SIGTERM says in one line that the verification was
+ * interrupted (it reports nothing, so no partial result passes for a whole
+ * one), then dies of the same signal: the shell sees 130 or 143. Not
+ * `process.exit`: it would wait for the Verifier's native thread to end its
+ * work (a pact URL that does not answer: 30 s). Returns the function that
+ * removes the handlers.
+ */
+function stopOnSignals(): () => void {
+  const signals = ['SIGINT', 'SIGTERM'] as const
+  const remove = () => {
+    for (const signal of signals) process.off(signal, onSignal)
+  }
+  const onSignal = (signal: (typeof signals)[number]) => {
+    process.stderr.write(`plant-store-mock verify: interrupted (${signal}); nothing was reported.\n`)
+    remove()
+    process.kill(process.pid, signal)
+  }
+  for (const signal of signals) process.on(signal, onSignal)
+  return remove
 }
 
 /** Loads the verifier, and with it the optional peer; a missing peer ends the command with one line. */
@@ -132,7 +170,6 @@ function toOptions(pacts: string[], flags: VerifyFlags): VerifySandboxOptions {
 /** A failed verification's reasons, one interaction after another. */
 function failureReport(result: VerificationResult): string {
   const lines = ['plant-store-mock verify: verification failed.']
-  if (result.error) lines.push(`  ${result.error}`)
   for (const { interaction, messages } of result.failures) {
     lines.push(`  ✗ ${interaction}`, ...messages.map((message) => `      ${message}`))
   }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
+import { pactSourcesProblem } from './pact-sources.ts'
 import { createStateRunner, type ProviderStateHandler, providerStates } from './provider-states.ts'
 
 /**
@@ -54,19 +55,29 @@ export interface VerificationFailure {
 
 /** The outcome of {@link verifySandbox}. */
 export interface VerificationResult {
-  /** `true` only when every interaction of every pact was verified. */
+  /** `true` only when at least one interaction was verified and every interaction of every pact was. */
   readonly ok: boolean
+  /** How many interactions were verified (passed or failed). */
+  readonly verified: number
   /** The interactions that failed, when the Verifier reported them. */
   readonly failures: readonly VerificationFailure[]
-  /** A failure of the run itself (no pacts found, a broker that cannot be reached, bad options). */
+  /**
+   * Why nothing could be verified: a set-up problem (a path that does not
+   * exist, no pact files, a file that is not a pact, pacts without
+   * interactions, a broker that cannot be reached, bad options).
+   */
   readonly error?: string
 }
 
 /** The shape of `pactffi_verifier_json`'s report, as far as it is read here. */
 interface VerifierReport {
   result?: boolean
+  interactionResults?: unknown[]
   errors?: Array<{ interaction?: string; mismatch?: { type?: string; message?: string; mismatches?: unknown[] } }>
 }
+
+/** The interaction name the Verifier gives a pact source it could not load. */
+const notLoaded = 'Failed to load pact'
 
 /**
  * Verifies pacts against the Plant Store sandbox: starts it in-process on an
@@ -90,6 +101,8 @@ interface VerifierReport {
  */
 export async function verifySandbox(options: VerifySandboxOptions = {}): Promise<VerificationResult> {
   const { store = createPlantStore(), states, startProvider = startSandboxProvider, ...verifierOptions } = options
+  const problem = await pactSourcesProblem(verifierOptions.pactUrls ?? [])
+  if (problem) return { ok: false, verified: 0, failures: [], error: problem }
   await store.ready
   const runner = createStateRunner(store, { ...providerStates, ...states })
   const provider = await startProvider(store)
@@ -116,8 +129,7 @@ export async function verifySandbox(options: VerifySandboxOptions = {}): Promise
         next()
       },
     })
-    await verifier.verifyProvider()
-    return { ok: true, failures: [] }
+    return successOf(await verifier.verifyProvider())
   } catch (error) {
     return withStateFailures(failureOf(error), runner.failures)
   } finally {
@@ -147,19 +159,43 @@ function withStateFailures(
   return { ...result, failures }
 }
 
+/** The Verifier's report as JSON, or `undefined` when the text is not one. */
+function parseReport(text: string): VerifierReport | undefined {
+  try {
+    const report: unknown = JSON.parse(text)
+    return typeof report === 'object' && report !== null ? (report as VerifierReport) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A run the Verifier passed: `ok` only when it verified at least one interaction. */
+function successOf(output: unknown): VerificationResult {
+  const verified = parseReport(String(output))?.interactionResults?.length ?? 0
+  if (verified > 0) return { ok: true, verified, failures: [] }
+  return {
+    ok: false,
+    verified,
+    failures: [],
+    error: 'nothing was verified: the pacts hold no interactions (or the consumer filter matched none).',
+  }
+}
+
 function failureOf(error: unknown): VerificationResult {
   const message = error instanceof Error ? error.message : String(error)
-  let report: VerifierReport | undefined
-  try {
-    report = JSON.parse(message) as VerifierReport
-  } catch {
-    return { ok: false, failures: [], error: message }
-  }
+  const report = parseReport(message)
+  if (!report) return { ok: false, verified: 0, failures: [], error: message }
+  const verified = report.interactionResults?.length ?? 0
   const failures = (report.errors ?? []).map(({ interaction = '(unnamed interaction)', mismatch }) => ({
     interaction,
     messages: mismatchMessages(mismatch),
   }))
-  return { ok: false, failures }
+  const unloaded = failures.filter(({ interaction }) => interaction === notLoaded)
+  if (unloaded.length > 0 && verified === 0) {
+    // A source that could not be loaded is a set-up problem, not an interaction that failed.
+    return { ok: false, verified, failures: [], error: unloaded.flatMap(({ messages }) => messages).join('; ') }
+  }
+  return { ok: false, verified, failures }
 }
 
 function mismatchMessages(mismatch: NonNullable<VerifierReport['errors']>[number]['mismatch']): string[] {

@@ -251,6 +251,16 @@ export class PlantStore {
   }
 
   /**
+   * Whether a token is issued and not expired on the store's clock. Unlike
+   * {@link resolveToken} it does not count as a use of the tenant (e.g. for a
+   * live stream that checks its token as it goes).
+   */
+  isTokenValid(token: string): boolean {
+    const issued = this.#state.tokens.get(token)
+    return issued !== undefined && issued.expiresAt > this.#now()
+  }
+
+  /**
    * Creates a fresh, isolated tenant with a random id and random read and
    * write tokens, with `plants` plants generated from `seed` or the exact
    * plants given. Unlike the world's tenants it can be evicted by

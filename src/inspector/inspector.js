@@ -5,12 +5,17 @@
  * token travels in the `Authorization` header and never in a URL). The token
  * comes from the form or the URL fragment (`#token=…`, which browsers never
  * send), is kept in this tab's sessionStorage and removed from the address
- * bar. With a busy tenant the page stays responsive: rows are added once per
- * animation frame and at most {@link maxRows} are kept.
+ * bar; a `#token=` link opened in a tab already showing the page switches to
+ * it. With a busy tenant the page stays responsive: rows are added once per
+ * animation frame and at most {@link maxRows} are kept. In a background tab
+ * (no animation frames) the waiting exchanges stay bounded too: at most
+ * {@link maxRows} wait, and a timer shows them when no frame comes.
  */
 
 /** Rows the live table keeps; older ones are removed. */
 const maxRows = 200
+/** How long exchanges wait for an animation frame before a timer shows them (background tabs get none). */
+const frameFallbackMs = 500
 const tokenKey = 'plant-store-inspector-token'
 
 /**
@@ -53,6 +58,8 @@ let watching
 let pending = []
 /** Whether a frame is already asked for to show what arrived. */
 let framing = false
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let frameFallback
 let received = 0
 let skipped = 0
 
@@ -83,6 +90,11 @@ function showPlants({ count, plants }) {
   )
 }
 
+/** @param {number} count `1 time`, `3 times` */
+function times(count) {
+  return `${count} ${count === 1 ? 'time' : 'times'}`
+}
+
 /** @param {Rule} rule */
 function answerOf(rule) {
   const parts = []
@@ -101,7 +113,7 @@ function showFaults({ faults }) {
       const row = document.createElement('tr')
       row.dataset.rule = rule.id
       row.className = rule.active ? 'active' : 'spent'
-      const left = [rule.remaining === undefined ? '' : `${rule.remaining} times`]
+      const left = [rule.remaining === undefined ? '' : times(rule.remaining)]
       if (rule.expiresAt !== undefined) left.push(`until ${rule.expiresAt.slice(11, 19)}`)
       row.append(
         cell('td', rule.id),
@@ -133,10 +145,20 @@ function exchangeRow({ id, at, operation, request, response }) {
   return row
 }
 
-/** Adds the exchanges that arrived since the last frame, newest first, and trims the table. */
+/** Shows what arrived at the next animation frame, or after {@link frameFallbackMs} if no frame comes. */
+function scheduleRender() {
+  if (framing) return
+  framing = true
+  requestAnimationFrame(renderTail)
+  frameFallback = setTimeout(renderTail, frameFallbackMs)
+}
+
+/** Adds the exchanges that arrived since the last render, newest first, and trims the table. */
 function renderTail() {
+  if (!framing) return
   framing = false
-  const batch = pending.slice(-maxRows)
+  clearTimeout(frameFallback)
+  const batch = pending
   pending = []
   const rows = document.createDocumentFragment()
   for (let i = batch.length - 1; i >= 0; i--) rows.append(exchangeRow(/** @type {Exchange} */ (batch[i])))
@@ -166,10 +188,9 @@ function onEvent(name, data) {
     case 'exchange':
       received++
       pending.push(data)
-      if (!framing) {
-        framing = true
-        requestAnimationFrame(renderTail)
-      }
+      // Only the newest maxRows can be shown: the others need not wait.
+      if (pending.length > maxRows) pending.splice(0, pending.length - maxRows)
+      scheduleRender()
       break
     case 'skipped':
       received += data.count
@@ -177,6 +198,10 @@ function onEvent(name, data) {
       break
     case 'gone':
       setState('gone', `Tenant ${data.tenant} no longer exists (deleted, expired or evicted).`)
+      sessionStorage.removeItem(tokenKey)
+      break
+    case 'expired':
+      setState('gone', 'The token has expired; paste a current one to keep watching.')
       sessionStorage.removeItem(tokenKey)
       break
   }
@@ -255,7 +280,18 @@ element('#disconnect', HTMLButtonElement).addEventListener('click', () => {
   setState('idle', 'Not watching any tenant.')
 })
 
-const fromFragment = new URLSearchParams(location.hash.slice(1)).get('token')
-if (fromFragment !== null) history.replaceState(null, '', `${location.pathname}${location.search}`)
-const initial = fromFragment ?? sessionStorage.getItem(tokenKey)
+/** The token of a `#token=…` fragment, removed from the address bar; `null` when there is none. */
+function takeTokenFromFragment() {
+  const token = new URLSearchParams(location.hash.slice(1)).get('token')
+  if (token !== null) history.replaceState(null, '', `${location.pathname}${location.search}`)
+  return token
+}
+
+// A `#token=` link opened in a tab already showing the page only changes the fragment.
+window.addEventListener('hashchange', () => {
+  const token = takeTokenFromFragment()
+  if (token) void watch(token)
+})
+
+const initial = takeTokenFromFragment() ?? sessionStorage.getItem(tokenKey)
 if (initial) void watch(initial)

@@ -2,6 +2,7 @@ import { type HttpHandler, HttpResponse, http } from 'msw'
 import { type CoreOptions, createCore, routes } from '../core/app.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
+import { PlantStoreCoverage } from '../coverage-report.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { sleep } from '../faults/answers.ts'
 import { FaultRules } from '../faults/fault-rules.ts'
@@ -64,6 +65,11 @@ export interface PlantStoreMock {
    * `list(tenant)`, `remove(tenant, id)`, `clear()`.
    */
   readonly faults: FaultRules
+  /**
+   * The contract coverage of the answers the handlers gave: `report()`,
+   * `table()`, `reset()`, and `check({ min, require, json })` for the end of a run.
+   */
+  readonly coverage: PlantStoreCoverage
 }
 
 /**
@@ -71,12 +77,20 @@ export interface PlantStoreMock {
  * what `setupPlantStoreServer` and `setupPlantStoreWorker` plug into msw.
  *
  * @example
- * const { handlers, store, faults } = createPlantStoreMock({ seed: 7 })
+ * const { handlers, store, faults, coverage } = createPlantStoreMock({ seed: 7 })
  */
 export function createPlantStoreMock(options: CreateHandlersOptions = {}): PlantStoreMock {
   const store = options.store ?? createPlantStore(options)
   const faults = options.faults ?? new FaultRules({ now: options.now })
-  return { store, handlers: createHandlers({ ...options, store, faults }), faults }
+  const coverage = new PlantStoreCoverage()
+  const { onOutcome: listener } = options
+  const onOutcome: CoreOptions['onOutcome'] = listener
+    ? (outcome) => {
+        coverage.observe(outcome)
+        listener(outcome)
+      }
+    : coverage.observe
+  return { store, handlers: createHandlers({ ...options, store, faults, onOutcome }), faults, coverage }
 }
 
 /**

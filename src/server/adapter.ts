@@ -41,6 +41,17 @@ function header(raw: readonly string[], name: string): string | null {
   return value
 }
 
+/**
+ * A request header as the API reads it: repeats joined with `, `, so that a
+ * duplicated `Authorization` is refused everywhere as it is by the API.
+ *
+ * @example
+ * authenticate(store, requestHeader(req, 'authorization'))
+ */
+export function requestHeader(req: IncomingMessage, name: string): string | null {
+  return header(req.rawHeaders, name)
+}
+
 /** Requests whose body was refused unread: their connection is closed after the answer. */
 const refused = new WeakSet<IncomingMessage>()
 

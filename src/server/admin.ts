@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Replica } from '../cluster/replica.ts'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { authenticate, authorize } from '../core/auth.ts'
+import type { TenantCoverage } from '../core/coverage.ts'
 import { challenge, methodNotAllowed, PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, jsonResponse, noContent, readBodyWithinLimit } from '../core/http.ts'
 import { keyedQueue } from '../core/keyed-queue.ts'
@@ -22,6 +23,8 @@ export interface AdminOptions {
   journal: RequestJournal
   /** The tenants' fault rules behind `/faults`. */
   faults: FaultRules
+  /** The tenants' contract coverage behind `GET /coverage`, forgotten with their journals. */
+  coverage?: TenantCoverage | undefined
   /** When set, `POST /tenants` requires it in `X-Admin-Key`. */
   adminKey?: string | undefined
   /**
@@ -91,7 +94,7 @@ type AdminRoute = Readonly<Record<string, (request: CoreRequest, id: string) => 
  * The sandbox's admin API as a transport-neutral handler; paths are below
  * its mount point (`/__sandbox` in the app): tenants (`POST /tenants`,
  * `DELETE /tenants/{id}`), `POST /reset`, the journal (`GET` and `DELETE
- * /requests`), fault rules (`GET`, `POST`, `DELETE /faults`, `GET` and
+ * /requests`), the contract coverage (`GET /coverage`), fault rules (`GET`, `POST`, `DELETE /faults`, `GET` and
  * `DELETE /faults/{id}`), `GET /plants`, `GET /health` (the process is up)
  * and `GET /ready` (it can serve: for a load balancer). Auth is the
  * core's bearer authentication (reading needs `plants:read`, changing
@@ -117,6 +120,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   const forget = (tenantIds: readonly string[]) => {
     for (const tenantId of tenantIds) {
       journal.forget(tenantId)
+      options.coverage?.forget(tenantId)
       faults.clear(tenantId)
     }
   }
@@ -236,7 +240,15 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       async DELETE(request) {
         const { tenantId } = await signIn(request, 'plants:write')
         journal.forget(tenantId)
+        options.coverage?.forget(tenantId)
         return noContent
+      },
+    },
+    '/coverage': {
+      async GET(request) {
+        const { tenantId } = await signIn(request, 'plants:read')
+        if (!options.coverage) throw new PlantStoreError('not_found', 'This sandbox counts no coverage.')
+        return jsonResponse(200, { tenant: tenantId, ...options.coverage.report(tenantId) })
       },
     },
     '/faults': {

@@ -6,7 +6,7 @@ import { authenticate, authorize } from '../core/auth.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
-import { sendCoreResponse } from './adapter.ts'
+import { requestHeader, sendCoreResponse } from './adapter.ts'
 import type { JournalEntry, RequestJournal } from './journal.ts'
 
 export interface InspectorOptions {
@@ -25,22 +25,46 @@ export const inspectorLimits = {
   maxQueuedExchanges: 200,
   /** Plants a `plants` event carries (with the tenant's full count). */
   maxPlantsShown: 200,
-  /** A stream whose client reads slower than this backlog (bytes) is closed. */
+  /**
+   * Bytes written to a stream and not yet taken by its client, at most: each
+   * batch (and the backlog sent at connect) is cut to what fits before it is
+   * written, the newest exchanges kept and the others skipped (and counted).
+   * A stream that cannot take even part of a batch is too far behind: it is
+   * destroyed.
+   */
   maxBufferedBytes: 1 << 20,
-  /** A comment line keeps idle streams open through proxies and socket timeouts. */
+  /**
+   * A comment line keeps idle streams open through proxies and socket
+   * timeouts; a stream whose client took none of its unread bytes since the
+   * last heartbeat is stalled: it is destroyed.
+   */
   heartbeatMs: 15_000,
+  /** An ended stream (tenant gone, token expired) whose client does not take its last bytes is destroyed after this. */
+  endGraceMs: 5000,
   /** Live streams the whole sandbox holds open at once; more are refused with 429. */
   maxStreams: 100,
 } as const
 
-/** One open live stream. */
+/**
+ * One open live stream. It counts towards the caps until its socket is
+ * closed, not when it is ended: a client that does not read cannot hold
+ * memory outside the caps.
+ */
 interface Stream {
   readonly tenantId: string
+  /** The token it was opened with: the stream ends when it expires. */
+  readonly token: string
   readonly res: ServerResponse
   readonly queue: JournalEntry[]
   skipped: number
   plantsChanged: boolean
   faultsChanged: boolean
+  /** Ended or destroyed: nothing more is written, though it counts until its socket is closed. */
+  closing: boolean
+  /** Bytes written to it so far. */
+  written: number
+  /** Bytes its client had taken at the last heartbeat. */
+  deliveredAtHeartbeat: number
 }
 
 const require = createRequire(import.meta.url)
@@ -90,7 +114,10 @@ export interface Inspector {
  * events, authorised by the tenant's token in `Authorization`, never in the
  * URL). A stream carries only its tenant's exchanges, as the journal records
  * them, with its plants and fault rules whenever they change; events are
- * batched, queues and streams bounded ({@link inspectorLimits}).
+ * batched, queues and streams bounded ({@link inspectorLimits}). A stream
+ * ends with a `gone` event when its tenant is removed and an `expired` event
+ * when its token expires; one too far behind is destroyed; each counts
+ * towards the caps until its socket is closed.
  *
  * @example
  * const inspector = createInspector({ store, journal, faults })
@@ -102,7 +129,7 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
   let ticks = 0
 
   const each = (tenantId: string, change: (stream: Stream) => void) => {
-    for (const stream of streams) if (stream.tenantId === tenantId) change(stream)
+    for (const stream of streams) if (stream.tenantId === tenantId && !stream.closing) change(stream)
   }
   journal.subscribe((tenantId, entry) => {
     each(tenantId, (stream) => {
@@ -121,50 +148,85 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
     })
   })
 
-  const close = (stream: Stream) => {
+  /** Its socket is closed: it stops counting. */
+  const release = (stream: Stream) => {
     if (!streams.delete(stream)) return
+    stream.closing = true
+    stream.queue.length = 0
     if (streams.size === 0) {
       clearInterval(ticker)
       ticker = undefined
     }
-    stream.res.end()
+  }
+  /** Too far behind or stalled: its socket is reset at once, whatever it has not taken is dropped. */
+  const destroy = (stream: Stream) => {
+    stream.closing = true
+    stream.queue.length = 0
+    const { socket } = stream.res
+    if (socket && !socket.destroyed) socket.resetAndDestroy()
+    else stream.res.destroy()
+  }
+  /** Ends it with a last event; destroyed if its client has not taken it in time. */
+  const finish = (stream: Stream, last: string) => {
+    stream.closing = true
+    stream.queue.length = 0
+    const { res } = stream
+    if (res.writableLength + Buffer.byteLength(last) <= inspectorLimits.maxBufferedBytes) res.end(last)
+    else res.end()
+    setTimeout(() => {
+      if (streams.has(stream)) destroy(stream)
+    }, inspectorLimits.endGraceMs).unref()
   }
 
   const flush = () => {
     ticks++
     const heartbeat = ticks % Math.round(inspectorLimits.heartbeatMs / inspectorLimits.flushIntervalMs) === 0
     for (const stream of streams) {
-      const { tenantId } = stream
+      if (stream.closing) continue
+      const { tenantId, res } = stream
       if (!store.hasTenant(tenantId)) {
-        stream.res.write(event('gone', { tenant: tenantId }))
-        close(stream)
+        finish(stream, event('gone', { tenant: tenantId }))
         continue
       }
-      let chunk = ''
-      if (stream.skipped > 0) chunk += event('skipped', { count: stream.skipped })
-      for (const entry of stream.queue) chunk += event('exchange', entry)
-      if (stream.plantsChanged) chunk += plantsEvent(store, tenantId)
-      if (stream.faultsChanged) chunk += event('faults', { faults: faults.list(tenantId) })
-      if (chunk === '' && heartbeat) chunk = ': keep-alive\n\n'
-      stream.queue.length = 0
+      if (!store.isTokenValid(stream.token)) {
+        finish(stream, event('expired', { tenant: tenantId }))
+        continue
+      }
+      if (heartbeat) {
+        const delivered = stream.written - res.writableLength
+        if (res.writableLength > 0 && delivered === stream.deliveredAtHeartbeat) {
+          destroy(stream)
+          continue
+        }
+        stream.deliveredAtHeartbeat = delivered
+      }
+      let required = ''
+      if (stream.plantsChanged) required += plantsEvent(store, tenantId)
+      if (stream.faultsChanged) required += event('faults', { faults: faults.list(tenantId) })
+      const exchanges = stream.queue.splice(0)
+      const { skipped } = stream
       stream.skipped = 0
       stream.plantsChanged = false
       stream.faultsChanged = false
-      if (chunk === '') continue
-      stream.res.write(chunk)
-      // A client that cannot keep up is let go rather than buffered for without bound.
-      if (stream.res.writableLength > inspectorLimits.maxBufferedBytes) close(stream)
+      if (required === '' && exchanges.length === 0 && skipped === 0) {
+        if (heartbeat) writeWithin(stream, ': keep-alive\n\n', [], 0)
+        continue
+      }
+      // A client that cannot take even part of the batch is let go rather than buffered for without bound.
+      if (!writeWithin(stream, required, exchanges, skipped)) destroy(stream)
     }
   }
 
   const events = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       await store.ready.catch(() => undefined)
-      const principal = authenticate(store, req.headers.authorization ?? null)
+      // Read as the API reads it: a duplicated Authorization is refused, never its first copy taken.
+      const authorization = requestHeader(req, 'authorization')
+      const principal = authenticate(store, authorization)
       authorize(principal, 'plants:read')
       const { tenantId } = principal
       let tenantStreams = 0
-      each(tenantId, () => tenantStreams++)
+      for (const stream of streams) if (stream.tenantId === tenantId) tenantStreams++
       if (tenantStreams >= maxStreamsPerTenant || streams.size >= inspectorLimits.maxStreams) {
         const limit =
           tenantStreams >= maxStreamsPerTenant
@@ -174,21 +236,36 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
         sendCoreResponse(req, res, errorResponse(429, message, { 'retry-after': '5' }))
         return
       }
+      // Gone while the store was loading: its 'close' has passed, it must not be counted.
+      if (res.destroyed || req.socket.destroyed) return
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       })
-      const stream: Stream = { tenantId, res, queue: [], skipped: 0, plantsChanged: false, faultsChanged: false }
+      const stream: Stream = {
+        tenantId,
+        // `authenticate` accepted it: the token follows the scheme and its spaces.
+        token: (authorization ?? '').replace(/^\S+ +/, ''),
+        res,
+        queue: [],
+        skipped: 0,
+        plantsChanged: false,
+        faultsChanged: false,
+        closing: false,
+        written: 0,
+        deliveredAtHeartbeat: 0,
+      }
       streams.add(stream)
       ticker ??= setInterval(flush, inspectorLimits.flushIntervalMs)
       ticker.unref?.()
-      res.on('close', () => close(stream))
-      const backlog = journal.entries(tenantId).slice(-inspectorLimits.maxQueuedExchanges)
-      res.write(
+      res.on('close', () => release(stream))
+      const opening =
         `retry: 2000\n\n${event('hello', { tenant: tenantId })}${plantsEvent(store, tenantId)}` +
-          `${event('faults', { faults: faults.list(tenantId) })}${backlog.map((entry) => event('exchange', entry)).join('')}`,
-      )
+        event('faults', { faults: faults.list(tenantId) })
+      const backlog = journal.entries(tenantId)
+      const kept = backlog.slice(-inspectorLimits.maxQueuedExchanges)
+      if (!writeWithin(stream, opening, kept, backlog.length - kept.length)) destroy(stream)
     } catch (error) {
       sendCoreResponse(req, res, renderError(error))
     }
@@ -223,6 +300,37 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
       })
     },
   }
+}
+
+/** Room kept in a batch for the `skipped` event that tells how many exchanges did not fit. */
+const skippedEventBytes = 64
+
+/**
+ * Writes `required` (all of it, or nothing) and then as many of `exchanges` as
+ * fit in the stream's budget, the newest ones, telling in a `skipped` event
+ * how many were left out (with `skipped`, those left out before). Checked
+ * before writing: the stream's unread bytes never pass
+ * {@link inspectorLimits.maxBufferedBytes}. Answers false when nothing fits.
+ */
+function writeWithin(stream: Stream, required: string, exchanges: readonly JournalEntry[], skipped: number): boolean {
+  let room = inspectorLimits.maxBufferedBytes - stream.res.writableLength - Buffer.byteLength(required)
+  if (room < 0) return false
+  const kept: string[] = []
+  let first = exchanges.length
+  for (; first > 0; first--) {
+    const text = event('exchange', exchanges[first - 1])
+    const bytes = Buffer.byteLength(text)
+    if (bytes > room - skippedEventBytes) break
+    room -= bytes
+    kept.push(text)
+  }
+  const left = skipped + first
+  if (required === '' && kept.length === 0 && exchanges.length > 0) return false
+  const chunk = `${required}${left > 0 ? event('skipped', { count: left }) : ''}${kept.reverse().join('')}`
+  if (chunk === '') return true
+  stream.written += Buffer.byteLength(chunk)
+  stream.res.write(chunk)
+  return true
 }
 
 /** One server-sent event; JSON text holds no line break, so one `data` line carries it. */

@@ -1,6 +1,14 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { describe, expect, test } from 'vitest'
 import type { CoreRequest } from '../core/http.ts'
 import { RequestJournal } from './journal.ts'
+
+/** V8's `gc()`, made available in this process without `--expose-gc`. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
+}
 
 function request(headers: Record<string, string>): CoreRequest {
   return {
@@ -44,5 +52,43 @@ describe('RequestJournal', () => {
     expect(journal.entries('b')).toHaveLength(1)
     journal.forget('a')
     expect(journal.entries('a')).toEqual([])
+  })
+
+  test('counts bytes: a tenant over its budget drops its own oldest entries, and counts them', () => {
+    const journal = new RequestJournal({ capacity: 1000, maxTenantBytes: 20_000 })
+    for (let i = 0; i < 20; i++) journal.record('t', request({}), { status: 200, headers: {}, body: 'x'.repeat(4000) })
+    const { count, dropped } = journal.query('t')
+    expect(count).toBeLessThan(20)
+    expect(count + dropped).toBe(20)
+    expect(journal.totalBytes).toBeLessThanOrEqual(20_000)
+  })
+
+  test('holds the sandbox-wide budget by dropping the oldest entries of the tenant holding the most', () => {
+    const journal = new RequestJournal({ capacity: 1000, maxTenantBytes: 40_000, maxTotalBytes: 50_000 })
+    for (let i = 0; i < 3; i++)
+      journal.record('quiet', request({}), { status: 200, headers: {}, body: 'q'.repeat(1000) })
+    for (let i = 0; i < 30; i++)
+      journal.record('busy', request({}), { status: 200, headers: {}, body: 'b'.repeat(4000) })
+    expect(journal.totalBytes).toBeLessThanOrEqual(50_000)
+    expect(journal.query('quiet')).toMatchObject({ count: 3, dropped: 0 })
+    expect(journal.query('busy').dropped).toBeGreaterThan(0)
+    journal.forget('busy')
+    expect(journal.totalBytes).toBeLessThan(10_000)
+  })
+
+  test('keeps copies of long bodies, never slices that keep the whole answer alive', () => {
+    const gc = collector()
+    const journal = new RequestJournal({ capacity: 100, maxTenantBytes: 10 << 20 })
+    gc()
+    const before = process.memoryUsage().heapUsed
+    // 100 distinct answers and requests of 512 KiB (below the size Node keeps off the V8 heap): 100 MiB if pinned.
+    for (let i = 0; i < 100; i++) {
+      const body = Buffer.alloc(512 << 10, 97 + (i % 26)).toString('latin1')
+      journal.record('t', request({}), { status: 200, headers: {}, body }, Buffer.alloc(512 << 10, 98))
+    }
+    gc()
+    const retained = process.memoryUsage().heapUsed - before
+    expect(journal.entries('t')).toHaveLength(100)
+    expect(retained).toBeLessThan(8 << 20)
   })
 })

@@ -29,7 +29,10 @@ export interface JournalEntry {
 export interface JournalQueryResult {
   /** How many kept entries match (before `limit`). */
   readonly count: number
-  /** How many of the tenant's entries were dropped to stay within the capacity since it was last cleared. */
+  /**
+   * How many of the tenant's entries were dropped since it was last cleared: to stay within the entries kept per
+   * tenant, the bytes kept per tenant, or the bytes the whole journal keeps.
+   */
   readonly dropped: number
   /** The matching entries, oldest first: the `limit` most recent ones. */
   readonly requests: JournalEntry[]
@@ -43,28 +46,83 @@ export interface RequestJournalOptions {
   capacity?: number
   /** Characters of a request or response body kept (default 4096). */
   maxBodyChars?: number
+  /** Bytes of entries kept per tenant; its oldest are dropped beyond it (default 1 MiB). */
+  maxTenantBytes?: number
+  /** Bytes of entries kept in all; beyond it the tenant holding the most loses its oldest (default 64 MiB). */
+  maxTotalBytes?: number
 }
+
+/**
+ * The journal's default bounds. An entry with two cut bodies is counted for
+ * about 17 KB, so 50 of them (~850 KB) fit in a tenant's 1 MiB and the byte
+ * budgets drop nothing on default settings with ordinary headers; they hold
+ * memory when `--journal-size` is raised (10,000 such entries would be
+ * ~170 MB per tenant) or headers are huge, and when many tenants are busy:
+ * 64 MiB is ~75 tenants at their fullest.
+ */
+export const journalDefaults = {
+  capacity: 50,
+  maxBodyChars: 4096,
+  maxTenantBytes: 1 << 20,
+  maxTotalBytes: 64 << 20,
+  /**
+   * What an entry costs besides its texts: the entry, request and headers
+   * objects (measured: ~360 bytes of V8 heap per entry without bodies).
+   */
+  entryOverheadBytes: 512,
+} as const
 
 /** The request headers a journal keeps. */
 const journaledHeaders = ['authorization', 'content-type', 'content-length', 'accept', 'prefer', 'user-agent'] as const
 
 /**
- * A tenant's kept entries, a ring once full: `next` is where the next entry
- * goes, over the oldest (cheaper per request than shifting an array).
+ * A tenant's kept entries, oldest first from `head` (dropping the oldest moves
+ * `head` instead of shifting the array; the array is compacted now and then),
+ * with the bytes each one is counted for.
  */
 interface TenantEntries {
-  readonly entries: JournalEntry[]
-  next: number
-  /** How many entries were overwritten to stay within the capacity. */
+  entries: JournalEntry[]
+  sizes: number[]
+  head: number
+  /** Bytes of the kept entries. */
+  bytes: number
+  /** How many entries were dropped to stay within the bounds. */
   dropped: number
 }
 
 /** A tenant's kept entries, oldest first. */
-function oldestFirst({ entries, next }: TenantEntries): JournalEntry[] {
-  return entries.slice(next).concat(entries.slice(0, next))
+function oldestFirst({ entries, head }: TenantEntries): JournalEntry[] {
+  return entries.slice(head)
+}
+
+function keptCount({ entries, head }: TenantEntries): number {
+  return entries.length - head
 }
 
 const decoder = new TextDecoder()
+
+/**
+ * A copy of `text` cut to `max` characters (with `…` when cut) that shares no
+ * memory with it. A `slice` would not do: V8 keeps a slice's whole parent
+ * string alive, so a 4 KB prefix of a 1 MB answer would pin the megabyte.
+ */
+function cutCopy(text: string, max: number): string {
+  return Buffer.from(`${text.slice(0, max)}…`, 'utf8').toString('utf8')
+}
+
+/**
+ * What an entry is counted for: its fixed overhead plus 2 bytes per character
+ * of its texts (path, query, header values, bodies). V8 keeps a string in 1
+ * or 2 bytes per character (2 once it holds any character above U+00FF, such
+ * as the `…` of a cut body), so this is an upper bound of their heap.
+ */
+function sizeOf({ request, response }: JournalEntry): number {
+  let chars = request.path.length + request.query.length
+  for (const name in request.headers) chars += name.length + (request.headers[name] as string).length
+  if (request.body !== null) chars += request.body.length
+  if (response.body !== null) chars += response.body.length
+  return journalDefaults.entryOverheadBytes + 2 * chars
+}
 
 /** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
 let lastMillis = 0
@@ -83,8 +141,16 @@ function now(): string {
  * `capacity` per tenant, with `Authorization` values redacted. Subscribe
  * {@link RequestJournal.observe} to the core's outcomes.
  *
+ * Memory is bounded in bytes as well as entries ({@link journalDefaults}):
+ * bodies are kept as copies cut to `maxBodyChars`, never slices of the
+ * original; a tenant over `maxTenantBytes` drops its own oldest entries; when
+ * the whole journal is over `maxTotalBytes`, the tenant holding the most bytes
+ * drops its oldest, so a busy tenant pays for its own traffic and cannot push
+ * a quiet tenant's journal out. Every drop is counted in `dropped`; a tenant's
+ * newest entry is only ever dropped to hold the sandbox-wide budget.
+ *
  * @example
- * const journal = new RequestJournal({ capacity: 50 })
+ * const journal = new RequestJournal({ capacity: 50, maxTenantBytes: 1 << 20 })
  * const handle = createCore(store, { onOutcome: journal.observe })
  * journal.entries('acme') // oldest first
  */
@@ -92,14 +158,27 @@ export class RequestJournal {
   /** Entries kept per tenant. */
   readonly capacity: number
   readonly #tenants = new Map<string, TenantEntries>()
+  /** Bytes of entries kept per tenant. */
+  readonly maxTenantBytes: number
+  /** Bytes of entries kept in all. */
+  readonly maxTotalBytes: number
   readonly #maxBodyChars: number
   readonly #listeners = new Set<JournalListener>()
+  /** Bytes of every tenant's kept entries. */
+  #totalBytes = 0
   /** Numbers the ids of requests that came without one. */
   #sequence = 0
 
   constructor(options: RequestJournalOptions = {}) {
-    this.capacity = Math.max(1, options.capacity ?? 50)
-    this.#maxBodyChars = options.maxBodyChars ?? 4096
+    this.capacity = Math.max(1, options.capacity ?? journalDefaults.capacity)
+    this.#maxBodyChars = options.maxBodyChars ?? journalDefaults.maxBodyChars
+    this.maxTenantBytes = options.maxTenantBytes ?? journalDefaults.maxTenantBytes
+    this.maxTotalBytes = Math.max(this.maxTenantBytes, options.maxTotalBytes ?? journalDefaults.maxTotalBytes)
+  }
+
+  /** Bytes the kept entries of every tenant are counted for. */
+  get totalBytes(): number {
+    return this.#totalBytes
   }
 
   /** Records an exchange of a tenant. */
@@ -128,25 +207,28 @@ export class RequestJournal {
         path: request.path,
         query: request.query,
         headers,
-        body: requestBody === undefined ? null : this.#cut(decoder.decode(requestBody)),
+        body: requestBody === undefined ? null : this.#requestBody(requestBody),
       },
       // Kept as it is unless its body must be cut: answers are never changed after they are given.
       response:
         response.body === null || response.body.length <= this.#maxBodyChars
           ? response
-          : { ...response, body: this.#cut(response.body) },
+          : { ...response, body: cutCopy(response.body, this.#maxBodyChars) },
     }
     let kept = this.#tenants.get(tenantId)
     if (!kept) {
-      kept = { entries: [], next: 0, dropped: 0 }
+      kept = { entries: [], sizes: [], head: 0, bytes: 0, dropped: 0 }
       this.#tenants.set(tenantId, kept)
     }
-    if (kept.entries.length < this.capacity) kept.entries.push(entry)
-    else {
-      kept.entries[kept.next] = entry
-      kept.next = (kept.next + 1) % this.capacity
-      kept.dropped++
+    const bytes = sizeOf(entry)
+    kept.entries.push(entry)
+    kept.sizes.push(bytes)
+    kept.bytes += bytes
+    this.#totalBytes += bytes
+    while (keptCount(kept) > this.capacity || (kept.bytes > this.maxTenantBytes && keptCount(kept) > 1)) {
+      this.#dropOldest(kept)
     }
+    while (this.#totalBytes > this.maxTotalBytes) this.#dropOldest(this.#largest())
     for (const listener of this.#listeners) listener(tenantId, entry)
   }
 
@@ -178,6 +260,8 @@ export class RequestJournal {
 
   /** Forgets a tenant's entries (on reset, on `DELETE /__sandbox/requests`, on removal). */
   forget(tenantId: string): void {
+    const kept = this.#tenants.get(tenantId)
+    if (kept) this.#totalBytes -= kept.bytes
     this.#tenants.delete(tenantId)
   }
 
@@ -187,8 +271,39 @@ export class RequestJournal {
     return () => this.#listeners.delete(listener)
   }
 
-  #cut(text: string): string {
-    return text.length > this.#maxBodyChars ? `${text.slice(0, this.#maxBodyChars)}…` : text
+  /**
+   * A request body as text, cut to `maxBodyChars`: only a prefix of the bytes
+   * is decoded (a UTF-16 unit takes at most 3 UTF-8 bytes), and a cut body is
+   * copied, so nothing of a large body stays alive.
+   */
+  #requestBody(bytes: Uint8Array): string {
+    const max = this.#maxBodyChars
+    const prefix = bytes.byteLength > max * 3 ? bytes.subarray(0, max * 3) : bytes
+    const text = decoder.decode(prefix)
+    return text.length > max || prefix !== bytes ? cutCopy(text, max) : text
+  }
+
+  /** Drops a tenant's oldest kept entry, counting it. */
+  #dropOldest(kept: TenantEntries): void {
+    const bytes = kept.sizes[kept.head] ?? 0
+    kept.bytes -= bytes
+    this.#totalBytes -= bytes
+    kept.head++
+    kept.dropped++
+    // Compacted once the dropped part is the larger half: amortised O(1) per entry.
+    if (kept.head > 32 && kept.head * 2 > kept.entries.length) {
+      kept.entries = kept.entries.slice(kept.head)
+      kept.sizes = kept.sizes.slice(kept.head)
+      kept.head = 0
+    }
+  }
+
+  /** The tenant whose kept entries take the most bytes: the one that pays when the whole journal is full. */
+  #largest(): TenantEntries {
+    let largest: TenantEntries | undefined
+    for (const kept of this.#tenants.values()) if (!largest || kept.bytes > largest.bytes) largest = kept
+    // The journal is over its budget, so some tenant holds bytes.
+    return largest as TenantEntries
   }
 }
 

@@ -3,6 +3,7 @@ import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
 import { createCore, matchRoute, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
@@ -24,6 +25,10 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   journal?: RequestJournal
   /** Exchanges journaled per tenant (default 50). */
   journalSize?: number
+  /** Bytes the journal keeps per tenant (default 1 MiB). */
+  journalBytes?: number
+  /** Bytes the journal keeps in all tenants (default 64 MiB). */
+  journalBytesTotal?: number
   /** The tenants' fault rules behind `/__sandbox/faults`; by default new ones (50 rules per tenant). */
   faults?: FaultRules
   /** Live inspector streams a tenant may hold open at once (default 4). */
@@ -108,18 +113,24 @@ function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: Serv
 /** Builds the store, journal, API chain and admin API that the router and the fast path share. */
 export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   const store = options.store ?? createPlantStore(options)
-  const journal = options.journal ?? new RequestJournal({ capacity: options.journalSize ?? 50 })
+  const journal =
+    options.journal ??
+    new RequestJournal({
+      capacity: options.journalSize,
+      maxTenantBytes: options.journalBytes,
+      maxTotalBytes: options.journalBytesTotal,
+    })
   const { webhook, eventLog, replica } = options
   // A cluster replica writes the fault rules through to Redis and clears a tenant's when it hands it over.
   const faults = options.faults ?? new FaultRules({ now: options.now, persist: replica?.persistFaults })
   replica?.attach(store, faults)
-  // The one outcome event: the journal (which the inspector tails) and the webhook subscribe to it.
-  const onOutcome: OutcomeListener = webhook
-    ? (outcome) => {
-        journal.observe(outcome)
-        webhook.observe(outcome)
-      }
-    : journal.observe
+  // The one outcome event: the journal (which the inspector tails), the tenants' coverage and the webhook subscribe to it.
+  const coverage = new TenantCoverage()
+  const onOutcome: OutcomeListener = (outcome) => {
+    journal.observe(outcome)
+    coverage.observe(outcome)
+    webhook?.observe(outcome)
+  }
   const simulated = withSimulation(createCore(store, { onOutcome }), {
     delay: options.delay,
     // A made-up answer never reached the core: reported under the caller's tenant, if any.
@@ -140,6 +151,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     store,
     journal,
     faults,
+    coverage,
     replica,
     adminKey: options.adminKey,
     maxTenants: options.maxTenants,

@@ -177,3 +177,58 @@ test('says why it cannot watch with a bad token, and that a deleted tenant is go
   await page.waitForSelector('#state[data-state="gone"]')
   expect(await page.textContent('#state')).toContain('no longer exists')
 })
+
+test('switches to the tenant of a #token= link opened in a tab already showing the page', async () => {
+  const first = await client.provision({ plants: 1 })
+  const second = await client.provision({ plants: 2 })
+  const { page, problems } = await openInspector(first.tokens.read)
+  expect(await page.textContent('#tenant')).toBe(first.provisioned?.tenant)
+  await page.evaluate((token) => {
+    location.hash = `token=${token}`
+  }, second.tokens.read)
+  await page.waitForFunction(
+    (tenant) => document.querySelector('#tenant')?.textContent === tenant,
+    second.provisioned?.tenant,
+  )
+  expect(await page.$$eval('#plants li', (items) => items.length)).toBe(2)
+  expect(page.url()).toBe(`${origin}/__sandbox/`)
+  expect(problems).toEqual([])
+})
+
+test('keeps the fault rules within their column at 1280 px, and counts "1 time"', async () => {
+  const shop = await client.provision({ plants: 1 })
+  await shop.faults.add({ method: 'DELETE', path: '/plants/{id}', delayMs: 1500, status: 503, times: 1 })
+  await shop.faults.add({ method: 'POST', path: '/plants', delayMs: 2500, fault: 'truncated', times: 250 })
+  const { page } = await openInspector(shop.tokens.read)
+  const edges = await page.evaluate(() => ({
+    faults: document.querySelector('#faults')?.getBoundingClientRect().right ?? Number.NaN,
+    panel: document.querySelector('#tenant-panel')?.getBoundingClientRect().right ?? Number.NaN,
+    tail: document.querySelector('#tail-panel')?.getBoundingClientRect().left ?? Number.NaN,
+  }))
+  expect(edges.faults).toBeLessThanOrEqual(edges.panel)
+  expect(edges.faults).toBeLessThan(edges.tail)
+  expect(await page.$$eval('#faults tbody tr', (trs) => trs.map((tr) => tr.children[3]?.textContent))).toEqual([
+    '1 time',
+    '250 times',
+  ])
+  await saveScreenshot(page, 'inspector-fault-rules-1280')
+})
+
+test('shows the live requests, and keeps what waits bounded, when no animation frames come (a background tab)', async () => {
+  const quiet = await client.provision({ plants: 1 })
+  const page = await context.newPage()
+  // A background tab gets no animation frames at all.
+  await page.addInitScript(() => {
+    window.requestAnimationFrame = () => 0
+  })
+  await page.goto(`${origin}/__sandbox/#token=${quiet.tokens.read}`)
+  await page.waitForSelector('#state[data-state="live"]')
+  for (let i = 0; i < 250; i++) await send(quiet, 'GET', `/plants?limit=${i % 3}`)
+  // Polled on a timer: the page's animation frames (the default polling) are switched off.
+  await page.waitForFunction(
+    () => /\(250 seen/.test(document.querySelector('#tail-count')?.textContent ?? ''),
+    undefined,
+    { polling: 100 },
+  )
+  expect(await page.$$eval('#tail tbody tr', (trs) => trs.length)).toBe(200)
+})

@@ -100,6 +100,20 @@ test('takes the tokens and options from environment variables', async () => {
   ])
 })
 
+test('with --only prints the selected rules alone, and counts the others in one line', async () => {
+  const args = ['conformance', sandbox.url, ...tokenFlags(sandboxTokens), '--only', 'auth']
+  const { code, stdout } = await spawnCli(args).done
+  expect(code).toBe(0)
+  expect(stdout.match(/^ {2}[✓✗-] \S+/gm)).toEqual([
+    '  ✓ auth.missing',
+    '  ✓ auth.not-bearer',
+    '  ✓ auth.invalid-token',
+    '  ✓ auth.expired-token',
+  ])
+  expect(stdout).not.toContain('skipped: not selected')
+  expect(stdout).toMatch(/Score: 100 % \(4 of 4 applicable rules hold; 0 failed, 0 skipped; 38 not selected/)
+})
+
 test('checks the quota only when asked to, with the quota given', async () => {
   const small = await startSandbox({ port: 0, quota: 12 })
   started.push(small)
@@ -122,7 +136,9 @@ test('exits 1 and shows the request, the expected and the actual answer of a rul
     /request +POST \/plants\n +authorization: Bearer ‹read-write token \(--token\)›\n +content-type: application\/json\n +\{"id":\d+,"name":"plant-store-mock conformance [^"]+","tag":"succulent"\}/,
   )
   expect(stdout).toMatch(/expected +status 200\n +actual +201\n +content-type: application\/json; charset=utf-8/)
-  expect(stdout).toMatch(/Score: 0 % \(0 of 1 applicable rules hold; 1 failed, 41 skipped\)/)
+  expect(stdout).toMatch(
+    /Score: 0 % \(0 of 1 applicable rules hold; 1 failed, 0 skipped; 41 not selected \(--only, --skip\)\)/,
+  )
   expect(stdout).not.toContain(referenceTokens.readWrite)
   expect(provider.state()).toBe(before)
 })
@@ -141,6 +157,16 @@ describe('exits 2 with one clear line on stderr', () => {
       'for a rule that does not exist',
       ['http://127.0.0.1:9', '--token', 't', '--only', 'list.nope'],
       /^plant-store-mock conformance: no rule is called "list\.nope"/,
+    ],
+    [
+      'for a selection of rules that all need a token not given',
+      ['http://127.0.0.1:9', '--token', 't', '--only', 'isolation'],
+      /^plant-store-mock conformance: none of the selected rules can run without --foreign-token: give it/,
+    ],
+    [
+      'for a base address that ends in /plants',
+      ['http://127.0.0.1:9/plants', '--token', 't'],
+      /^plant-store-mock conformance: http:\/\/127\.0\.0\.1:9\/plants ends in \/plants: is this the base address\? drop \/plants/,
     ],
     [
       'for a base address that is not a URL',
@@ -172,6 +198,18 @@ describe('exits 2 with one clear line on stderr', () => {
     )
     expect(stderr).not.toContain('psm_nobody_write')
   })
+
+  test('for a read-only token given as --token, before any rule runs', async () => {
+    const before = await state(sandbox)
+    const { code, stdout, stderr } = await spawnCli(['conformance', sandbox.url, '--token', sandboxTokens.readOnly])
+      .done
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(
+      /^plant-store-mock conformance: the token is read-only; conformance needs a write token \(plants:read and plants:write\) as --token: POST .*\/plants answered 403\.\n$/,
+    )
+    expect(await state(sandbox)).toBe(before)
+  })
 })
 
 test.each([
@@ -190,7 +228,10 @@ test.each([
     const { code, stdout, stderr } = await cli.done
     expect(code).toBe(exit)
     expect(stderr).toContain('interrupted; deleting the plants this run created')
-    expect(stdout).toContain('Interrupted: the rules it had not reached are skipped.')
+    expect(stdout).toMatch(
+      /Interrupted: no score\. Before the run stopped, \d+ rules held and 0 failed; \d+ did not run\./,
+    )
+    expect(stdout).not.toContain('Score:')
     expect(stdout).toMatch(/Cleanup: the [1-9]\d* plants this run created are deleted again\./)
     expect(await state(slow)).toBe(before)
   },

@@ -69,11 +69,23 @@ describe('rule selection', () => {
 
   test('skips the quota rule unless a quota is given', async () => {
     const { url } = await start()
-    const report = await runConformance({ baseUrl: url, tokens: referenceTokens, only: ['quota.exceeded'] })
+    const only = ['quota.exceeded', 'list.shape']
+    const report = await runConformance({ baseUrl: url, tokens: referenceTokens, only })
     expect(report.rules.find((rule) => rule.id === 'quota.exceeded')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/opt-in/),
     })
+    expect(report).toMatchObject({ passed: 1, skipped: 1, notSelected: conformanceRules.length - 2, score: 100 })
+  })
+
+  test('refuses a selection in which no rule can run, before sending anything', async () => {
+    const error = await setupError(
+      runConformance({ baseUrl: 'http://127.0.0.1:9', tokens: { readWrite: 't' }, only: ['scope', 'quota'] }),
+    )
+    expect(error.code).toBe('usage')
+    expect(error.message).toBe(
+      'none of the selected rules can run without --read-token or --check-quota: give it, or select other rules.',
+    )
   })
 
   test('refuses a rule name that matches no rule', async () => {
@@ -99,7 +111,29 @@ describe('setup errors', () => {
   test('refuses another tenant token that is the read-write token itself', async () => {
     const tokens = { readWrite: referenceTokens.readWrite, foreign: referenceTokens.readWrite }
     const error = await setupError(runConformance({ baseUrl: 'http://127.0.0.1:9', tokens }))
-    expect(error.message).toMatch(/same as the read-write token/)
+    expect(error.message).toBe(
+      "the other tenant's token (--foreign-token) is the same as the read-write token (--token).",
+    )
+  })
+
+  test('refuses a read-only token as the read-write token before any rule runs, and stores nothing', async () => {
+    const reference = await start()
+    const before = reference.state()
+    const tokens = { readWrite: referenceTokens.readOnly }
+    const error = await setupError(runConformance({ baseUrl: reference.url, tokens }))
+    expect(error.code).toBe('refused')
+    expect(error.message).toMatch(/^the token is read-only; conformance needs a write token/)
+    expect(reference.state()).toBe(before)
+  })
+
+  test('refuses a base address that ends in /plants, naming the one to give', async () => {
+    const error = await setupError(
+      runConformance({ baseUrl: 'http://127.0.0.1:9/api/plants/', tokens: referenceTokens }),
+    )
+    expect(error.code).toBe('usage')
+    expect(error.message).toBe(
+      'http://127.0.0.1:9/api/plants ends in /plants: is this the base address? drop /plants and give http://127.0.0.1:9/api (the run adds /plants itself).',
+    )
   })
 
   test('says when the provider cannot be reached', async () => {
@@ -138,6 +172,10 @@ test('stops at an abort between two requests, still deletes what it created, and
   controller.abort()
   const report = await running
   expect(report.interrupted).toBe(true)
+  expect(report.score).toBeNull()
+  expect(formatTextReport(report)).toMatch(/^Interrupted: no score\. Before the run stopped, \d+ rules held/m)
+  expect(formatTextReport(report)).not.toContain('Score:')
+  expect(formatJunitReport(report)).not.toContain('name="score"')
   expect(report.rules.at(-1)).toMatchObject({ status: 'skipped', reason: 'the run was interrupted' })
   expect(report.cleanup.deleted).toBeGreaterThan(0)
   expect(reference.state()).toBe(before)
@@ -160,11 +198,15 @@ describe('reports', () => {
     expect(text).toMatch(/✗ create\.success: POST \/plants with a NewPlant answers 200/)
     expect(text).toMatch(/contract +addPlant 200/)
     expect(text).toMatch(/expected +status 200\n +actual +201/)
-    expect(text).toMatch(/Score: 0 % \(0 of 1 applicable rules hold; 1 failed, 41 skipped\)/)
+    expect(text).toMatch(
+      /Score: 0 % \(0 of 1 applicable rules hold; 1 failed, 0 skipped; 41 not selected \(--only, --skip\)\)/,
+    )
+    expect(text).not.toContain('not selected (--only, --skip)\n')
+    expect(text.match(/^ {2}[✓✗-] /gm)).toHaveLength(1)
 
     const xml = formatJunitReport(report)
     expect(xml).toMatch(
-      /<testsuite name="Plant Store conformance of http:\/\/127\.0\.0\.1:\d+" tests="42" failures="1"/,
+      /<testsuite name="Plant Store conformance of http:\/\/127\.0\.0\.1:\d+" tests="1" failures="1" errors="0" skipped="0"/,
     )
     expect(xml).toMatch(/<failure message="expected status 200" type="create\.success">/)
 

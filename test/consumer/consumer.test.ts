@@ -5,7 +5,9 @@
  * command, `npm i -D <tarball> msw`, and the README's examples that name a
  * file are written there unmodified: they must type-check strictly under
  * `nodenext` and pass when run as the README's CI steps say. A README change
- * is what this test proves.
+ * is what this test proves. That install takes the newest msw; then the
+ * lowest msw of the peer range replaces it, and the tests and the strict
+ * type check pass again: the peer range is the tested one.
  */
 import { execFile } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
@@ -20,6 +22,7 @@ const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'u
   engines: { node: string }
   dependencies: Record<string, string>
   devDependencies: Record<string, string>
+  peerDependencies: Record<string, string>
 }
 
 /** What `npm pack --json` says about the tarball. */
@@ -230,4 +233,37 @@ describe('the README’s examples in a fresh project', () => {
       }
     })
   }
+})
+
+/** The version of msw installed in the project, as npm lists it. */
+async function installedMsw(): Promise<string> {
+  const listed = await run('npm', ['ls', 'msw', '--json', '--depth=0'], app)
+  return (JSON.parse(listed.stdout) as { dependencies: { msw: { version: string } } }).dependencies.msw.version
+}
+
+describe('the peer range of msw', () => {
+  const range = manifest.peerDependencies.msw ?? ''
+  // `^x.y.z`: its lowest version is x.y.z.
+  const lowest = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1] ?? ''
+
+  test('is a caret range whose newest version is what the README’s install took', async () => {
+    expect(lowest).not.toBe('')
+    const inRange = await run('npm', ['view', `msw@${range}`, 'version', '--json'], app)
+    const versions = [JSON.parse(inRange.stdout) as string | string[]].flat()
+    expect(await installedMsw()).toBe(versions.at(-1))
+  })
+
+  test('holds at its lowest version: it installs without a conflict, and the tests and the strict type check pass', async () => {
+    const installed = await run('npm', [...npmInstall, '-D', `msw@${lowest}`], app)
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(await installedMsw()).toBe(lowest)
+
+    const checked = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', '.'], app)
+    expect(checked.stdout + checked.stderr).toBe('')
+    expect(checked.code).toBe(0)
+
+    const tested = await run('npm', ['test'], app)
+    expect(tested.code, `${tested.stdout}\n${tested.stderr}`).toBe(0)
+    expect(tested.stdout).not.toMatch(/skipped|todo/i)
+  })
 })

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw'
 import { createHandlers, createPlantStore, fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { type Answer, expectErrorBody } from '../support/contract.ts'
 import { call, json, origin } from '../support/msw.ts'
 
@@ -385,7 +385,11 @@ describe('handler options and overrides', () => {
     try {
       const answer = await call('GET', '/plants?limit=1', { token: acme.read }, 'https://only.test/api')
       expect(answer.status).toBe(200)
+      // msw's own error for the unhandled request is expected: asserted here, not printed among the results.
+      const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined)
       await expect(fetch('https://other.test/api/plants')).rejects.toThrow()
+      expect(printed).toHaveBeenCalledWith(expect.stringMatching(/without a matching request handler/))
+      printed.mockRestore()
     } finally {
       scoped.server.close()
       server.listen({ onUnhandledFrame: 'error' })

@@ -489,3 +489,12 @@ describe('the bundled bin, installed without @pact-foundation/pact', () => {
     expect(await sandbox.exit).toBe(0)
   })
 })
+
+describe('a misspelt command', () => {
+  test('is refused with "did you mean" and exit code 2, without starting the sandbox', async () => {
+    const { code, stdout, stderr } = await runToEnd(['conformence', 'http://127.0.0.1:9'])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe("error: unknown command 'conformence'\n(Did you mean conformance?)\n")
+  })
+})

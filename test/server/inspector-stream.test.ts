@@ -1,77 +1,23 @@
 /** The inspector over HTTP: its event stream (auth, tenant isolation, live events, bounds) and its page's headers. */
 
+import { get } from 'node:http'
 import { afterEach, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
+import { openEventStream, type StreamEvent } from './event-stream.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer } from './support.ts'
 
 const sandbox = useSandbox({ maxStreamsPerTenant: 2 })
 const { store } = sandbox
 
-interface StreamEvent {
-  name: string
-  data: Record<string, unknown>
-}
-
-/** An open event stream, read in the background; `until` waits for an event that satisfies a test. */
-async function openStream(token: string) {
-  const controller = new AbortController()
-  const response = await fetch(`${sandbox.base}/__sandbox/events`, {
-    headers: bearer(token),
-    signal: controller.signal,
-  })
-  const events: StreamEvent[] = []
-  let ended = false
-  const reading = (async () => {
-    const decoder = new TextDecoder()
-    let buffer = ''
-    try {
-      const reader = response.body!.getReader()
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        buffer += decoder.decode(chunk.value, { stream: true })
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end)
-          buffer = buffer.slice(end + 2)
-          const name = /^event: (.*)$/m.exec(block)?.[1]
-          const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (name && data) events.push({ name, data: JSON.parse(data) })
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
-    ended = true
-  })()
-  return {
-    response,
-    events,
-    get ended() {
-      return ended
-    },
-    async until(test: (event: StreamEvent) => boolean, timeoutMs = 3000): Promise<StreamEvent> {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
-        const found = events.find(test)
-        if (found) return found
-        if (Date.now() > deadline) throw new Error(`no such event; got ${events.map((e) => e.name).join(', ')}`)
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-    },
-    async close() {
-      controller.abort()
-      await reading
-    },
-  }
-}
-
-const streams: Array<Awaited<ReturnType<typeof openStream>>> = []
+const streams: Array<Awaited<ReturnType<typeof openEventStream>>> = []
 afterEach(async () => {
   for (const stream of streams.splice(0)) await stream.close()
   await store.reset()
 })
 async function watch(token: string) {
-  const stream = await openStream(token)
+  const stream = await openEventStream(sandbox.base, token)
   streams.push(stream)
   return stream
 }
@@ -154,6 +100,49 @@ describe('GET /__sandbox/events', () => {
     expect(third.headers.get('retry-after')).toBe('5')
     const globex = await watch(fixtureTokens.globex.read)
     expect(globex.response.status).toBe(200)
+  })
+
+  test('refuses a duplicated Authorization header as the API does, never taking the first one', async () => {
+    const twice = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const { host } = new URL(sandbox.base)
+        const headers = [
+          'host',
+          host,
+          'authorization',
+          `Bearer ${fixtureTokens.acme.read}`,
+          'authorization',
+          'Bearer psm_b',
+        ]
+        get(`${sandbox.base}${path}`, { headers }, (res) => {
+          let body = ''
+          res.setEncoding('utf8').on('data', (chunk: string) => {
+            body += chunk
+          })
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+        }).on('error', reject)
+      })
+    const api = await twice('/plants')
+    const events = await twice('/__sandbox/events')
+    expect(api.status).toBe(401)
+    expect(events).toEqual(api)
+  })
+
+  test('says the token has expired and ends when it does', async () => {
+    const token = 'psm_expiring_read'
+    const expiresAt = new Date(Date.parse('2026-01-01T00:00:00Z') + 60_000).toISOString()
+    await store.addTenant({
+      id: 'expiring',
+      name: 'Expiring',
+      seed: 1,
+      plants: 1,
+      users: [{ id: 'expiring.read', name: 'Visitor', tokens: [{ token, scopes: ['plants:read'], expiresAt }] }],
+    })
+    const stream = await watch(token)
+    await stream.until((e) => e.name === 'hello')
+    sandbox.advance(60_000)
+    expect((await stream.until((e) => e.name === 'expired')).data).toEqual({ tenant: 'expiring' })
+    await expect.poll(() => stream.ended).toBe(true)
   })
 
   test('says the tenant is gone and ends when it is deleted', async () => {

@@ -102,3 +102,46 @@ test('gives up on a receiver that does not answer within the timeout', async () 
   await until(() => webhook.pending === 0, 2000)
   expect(hook.deliveries).toHaveLength(2)
 })
+
+test('bounds the deliveries waiting: drops the oldest, a busy tenant’s own first, and counts them', async () => {
+  let open = () => {}
+  const gate = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  const delivered: number[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8').on('data', (chunk: string) => {
+      body += chunk
+    })
+    req.on('end', async () => {
+      delivered.push((JSON.parse(body) as { id: number }).id)
+      await gate
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  closers.push(() => {
+    open()
+    return new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/plant/webhook`
+  const webhook = new Webhook({ url, concurrency: 1, maxPending: 5, maxPendingPerTenant: 3 })
+  const sandbox = await sandboxWith(webhook)
+  const createAs = (tenant: 'acme' | 'globex' | 'initech', id: number) =>
+    fetch(`${sandbox.base}/plants`, {
+      method: 'POST',
+      headers: { ...bearer(fixtureTokens[tenant].write), 'content-type': 'application/json' },
+      body: JSON.stringify({ id, name: `Plant ${id}` }),
+    }).then((response) => expect(response.status).toBe(200))
+
+  for (let id = 1001; id <= 1010; id++) await createAs('acme', id)
+  await createAs('globex', 2001)
+  await createAs('globex', 2002)
+  await createAs('initech', 3001)
+  // One in flight (1001), five waiting: Acme's oldest dropped down to 3, then the oldest of all (1008).
+  expect([webhook.pending, webhook.dropped]).toEqual([6, 7])
+  open()
+  await until(() => webhook.pending === 0)
+  expect(delivered).toEqual([1001, 1009, 1010, 2001, 2002, 3001])
+})

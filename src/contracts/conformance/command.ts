@@ -1,10 +1,12 @@
 /**
  * `plant-store-mock conformance <base-url>`: the contract's rules against
  * any provider of the Plant Store API, e.g. a team's real deployment in a
- * nightly CI job. Exit codes: 0 when every applicable rule holds, 1 when one
- * fails (or a plant could not be cleaned up), 2 for a usage error or a
- * provider that cannot be reached or refuses a token, 130 (SIGINT) or 143
- * (SIGTERM) when interrupted.
+ * nightly CI job. Exit codes: 0 when the rules ran and every one held, 1
+ * when one fails (or a plant could not be cleaned up), 2 when no rule could
+ * run: a usage error, a base address that is not one, a provider that cannot
+ * be reached or refuses a token, a read-only `--token`, a selection of rules
+ * that all need a token not given; 130 (SIGINT) or 143 (SIGTERM) when
+ * interrupted (no score then).
  */
 import { writeFile } from 'node:fs/promises'
 import { Command, InvalidArgumentError, Option } from 'commander'
@@ -12,7 +14,7 @@ import { contract } from '../../generated/contract.ts'
 import { formatJunitReport } from './junit-report.ts'
 import type { ConformanceReport } from './report.ts'
 import { conformanceRules } from './rules/index.ts'
-import { failureDetails, reportHeading, ruleLine, summary } from './text-report.ts'
+import { failureDetails, isSelected, reportHeading, ruleLine, summary } from './text-report.ts'
 
 interface ConformanceFlags {
   token?: string
@@ -139,7 +141,7 @@ export function conformanceCommand(options: { onExit?: (code: number) => void } 
     .option('--list-rules', 'list the rules (id, title, contract clause) and exit')
     .addHelpText(
       'after',
-      '\nExit codes: 0 every applicable rule holds, 1 a rule failed, 2 usage error or provider unreachable, 130/143 interrupted (SIGINT/SIGTERM).',
+      '\nExit codes: 0 the rules ran and every one held, 1 a rule failed, 2 nothing could be checked (usage error, wrong base address, provider unreachable, token refused or read-only), 130/143 interrupted (SIGINT/SIGTERM).',
     )
     .showHelpAfterError(`(run "${name} --help" for usage)`)
     // Help is 0; every usage error is 2 (commander's own default is 1).
@@ -198,6 +200,7 @@ async function run(baseUrl: string, flags: ConformanceFlags): Promise<number> {
         ? {}
         : {
             onRule: (result) => {
+              if (!isSelected(result)) return
               if (!headed) out(`${reportHeading(baseUrl, contract.version)}\n`)
               headed = true
               out(`${ruleLine(result)}\n`)

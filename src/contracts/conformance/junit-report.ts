@@ -1,10 +1,11 @@
 /**
  * The report as JUnit XML for CI: one test suite, one test case per rule
- * (class name `plant-store.conformance.<area>`), a `<failure>` with the
- * findings for a failed rule, `<skipped>` with the reason for a skipped one.
+ * the run was asked to check (class name `plant-store.conformance.<area>`),
+ * a `<failure>` with the findings for a failed rule, `<skipped>` with the
+ * reason for a skipped one; the score property only when there is a score.
  */
 import type { ConformanceReport, RuleResult } from './report.ts'
-import { failureDetails } from './text-report.ts'
+import { failureDetails, isSelected } from './text-report.ts'
 
 /** Characters XML 1.0 cannot hold at all; a provider's body may contain them. */
 const notXml = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -47,13 +48,15 @@ function testCase(rule: RuleResult, report: ConformanceReport): string {
  */
 export function formatJunitReport(report: ConformanceReport): string {
   const name = xml(`Plant Store conformance of ${report.baseUrl}`)
-  const counts = `tests="${report.rules.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}" time="${seconds(report.durationMs)}"`
+  const rules = report.rules.filter(isSelected)
+  const counts = `tests="${rules.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}" time="${seconds(report.durationMs)}"`
+  const score = report.score === null ? '' : `\n      <property name="score" value="${report.score}"/>`
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="plant-store-mock conformance" ${counts}>`,
     `  <testsuite name="${name}" ${counts}>`,
-    `    <properties>\n      <property name="contract" value="${xml(report.contractVersion)}"/>\n      <property name="score" value="${report.score}"/>\n    </properties>`,
-    ...report.rules.map((rule) => testCase(rule, report)),
+    `    <properties>\n      <property name="contract" value="${xml(report.contractVersion)}"/>${score}\n    </properties>`,
+    ...rules.map((rule) => testCase(rule, report)),
     '  </testsuite>',
     '</testsuites>',
     '',

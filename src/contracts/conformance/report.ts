@@ -22,6 +22,12 @@ export interface Finding {
   readonly error?: string
 }
 
+/**
+ * Why a rule the run left out (`only`, `skip`) is skipped: a report counts
+ * such rules apart from the skipped ones, and the text report does not list them.
+ */
+export const notSelected = 'not selected (--only, --skip)'
+
 export type RuleStatus = 'passed' | 'failed' | 'skipped'
 
 export interface RuleResult {
@@ -59,9 +65,16 @@ export interface ConformanceReport {
   readonly contractVersion: string
   readonly passed: number
   readonly failed: number
+  /** Selected rules that did not run: a token or opt-in they need was not given, or the run was interrupted. */
   readonly skipped: number
-  /** Passed rules as a percentage of applicable (passed + failed) ones, one decimal. */
-  readonly score: number
+  /** Rules `only` and `skip` left out (listed in `rules` as skipped, with the reason `not selected`). */
+  readonly notSelected: number
+  /**
+   * Passed rules as a percentage of applicable (passed + failed) ones, one
+   * decimal; `null` when the run was interrupted or no rule ran: a score
+   * never speaks for rules that did not run.
+   */
+  readonly score: number | null
   readonly requests: number
   readonly durationMs: number
   /** True when the run was stopped (SIGINT) before every rule ran. */

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { contract } from '../../generated/contract.ts'
 import { type ConformanceTokens, type Exchange, type Role, roleLabels } from './exchange.ts'
-import type { ConformanceReport, Finding, LeftoverPlant, RuleResult } from './report.ts'
+import { type ConformanceReport, type Finding, type LeftoverPlant, notSelected, type RuleResult } from './report.ts'
 import { type ConformanceRule, type Need, RuleStop, RunInterrupted } from './rule.ts'
 import { conformanceRules } from './rules/index.ts'
 import { ConformanceSession } from './session.ts'
@@ -61,6 +61,22 @@ const skipReasons: Readonly<Record<Need, string>> = {
   quota: 'opt-in (--check-quota): it fills the tenant up to its quota',
 }
 
+/** A role's token with its article, as messages name it: "the other tenant's token (--foreign-token)". */
+function theToken(role: Role): string {
+  return role === 'foreign' ? "the other tenant's token (--foreign-token)" : `the ${roleLabels[role]}`
+}
+
+/** Whose list a role's token shows. */
+const tenantOf = { readWrite: 'your tenant', foreign: 'the other tenant' } as const
+
+/** The flag that gives what a rule needs. */
+const needFlags: Readonly<Record<Need, string>> = {
+  readOnly: '--read-token',
+  foreign: '--foreign-token',
+  expired: '--expired-token',
+  quota: '--check-quota',
+}
+
 /** Roles whose list is compared before and after the run. */
 const listedRoles = ['readWrite', 'foreign'] as const
 
@@ -81,6 +97,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const baseUrl = checkedBaseUrl(options.baseUrl)
   const tokens = checkedTokens(options.tokens)
   const selected = selectRules(options.only, options.skip)
+  const available = new Set<Need>([
+    ...(tokens.readOnly === undefined ? [] : (['readOnly'] as const)),
+    ...(tokens.foreign === undefined ? [] : (['foreign'] as const)),
+    ...(tokens.expired === undefined ? [] : (['expired'] as const)),
+    ...(options.quota === undefined ? [] : (['quota'] as const)),
+  ])
+  checkSomethingRuns(selected, available)
   if (options.quota !== undefined && !(Number.isSafeInteger(options.quota) && options.quota >= 0)) {
     throw new ConformanceSetupError('usage', `the quota must be a whole number of plants, not ${options.quota}.`)
   }
@@ -97,12 +120,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   })
   const before = await preflight(session, baseUrl, tokens)
-  const available = new Set<Need>([
-    ...(tokens.readOnly === undefined ? [] : (['readOnly'] as const)),
-    ...(tokens.foreign === undefined ? [] : (['foreign'] as const)),
-    ...(tokens.expired === undefined ? [] : (['expired'] as const)),
-    ...(options.quota === undefined ? [] : (['quota'] as const)),
-  ])
   const results: RuleResult[] = []
   let interrupted = false
   const cleanup = { deleted: 0, leftovers: [] as LeftoverPlant[] }
@@ -116,7 +133,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     for (const rule of conformanceRules) {
       const missing = rule.needs?.find((need) => !available.has(need))
       let result: RuleResult
-      if (!selected.has(rule.id)) result = skipped(rule, 'not selected (--only, --skip)')
+      if (!selected.has(rule.id)) result = skipped(rule, notSelected)
       else if (missing) result = skipped(rule, skipReasons[missing])
       else if (options.signal?.aborted) result = skipped(rule, 'the run was interrupted')
       else {
@@ -134,13 +151,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const differences = await compareLists(session, before)
   const passed = results.filter((r) => r.status === 'passed').length
   const failed = results.filter((r) => r.status === 'failed').length
+  const left = results.length - selected.size
   return {
     baseUrl,
     contractVersion: contract.version,
     passed,
     failed,
-    skipped: results.length - passed - failed,
-    score: passed + failed === 0 ? 0 : Math.round((passed / (passed + failed)) * 1000) / 10,
+    skipped: selected.size - passed - failed,
+    notSelected: left,
+    // A score speaks for the whole selection: an interrupted run has none.
+    score: interrupted || passed + failed === 0 ? null : Math.round((passed / (passed + failed)) * 1000) / 10,
     requests: session.requests,
     durationMs: Math.round(performance.now() - started),
     interrupted,
@@ -187,7 +207,14 @@ function checkedBaseUrl(value: string): string {
   if (url.search || url.hash) {
     throw new ConformanceSetupError('usage', 'the base address must not have a query or fragment.')
   }
-  return url.href.replace(/\/+$/, '')
+  const base = url.href.replace(/\/+$/, '')
+  if (/\/plants$/i.test(url.pathname.replace(/\/+$/, ''))) {
+    throw new ConformanceSetupError(
+      'usage',
+      `${base} ends in /plants: is this the base address? drop /plants and give ${base.replace(/\/plants$/i, '')} (the run adds /plants itself).`,
+    )
+  }
+  return base
 }
 
 function checkedTokens(tokens: ConformanceTokens): ConformanceTokens {
@@ -195,12 +222,33 @@ function checkedTokens(tokens: ConformanceTokens): ConformanceTokens {
     throw new ConformanceSetupError('usage', 'a read-write token is required (--token or PLANT_STORE_TOKEN).')
   }
   for (const role of ['readOnly', 'foreign', 'expired'] as const) {
-    if (tokens[role] === '') throw new ConformanceSetupError('usage', `the ${roleLabels[role]} is empty.`)
+    if (tokens[role] === '') throw new ConformanceSetupError('usage', `${theToken(role)} is empty.`)
     if (tokens[role] === tokens.readWrite) {
-      throw new ConformanceSetupError('usage', `the ${roleLabels[role]} is the same as the ${roleLabels.readWrite}.`)
+      throw new ConformanceSetupError('usage', `${theToken(role)} is the same as ${theToken('readWrite')}.`)
     }
   }
   return tokens
+}
+
+/**
+ * Refuses a run in which no rule would run: every selected rule needs a
+ * token or opt-in that was not given. A run that checks nothing never passes.
+ */
+function checkSomethingRuns(selected: ReadonlySet<string>, available: ReadonlySet<Need>): void {
+  const runnable = conformanceRules.filter(
+    (rule) => selected.has(rule.id) && (rule.needs ?? []).every((need) => available.has(need)),
+  )
+  if (runnable.length > 0) return
+  const missing = new Set(
+    conformanceRules
+      .filter((rule) => selected.has(rule.id))
+      .flatMap((rule) => (rule.needs ?? []).filter((need) => !available.has(need))),
+  )
+  const flags = [...missing].map((need) => needFlags[need]).join(' or ')
+  throw new ConformanceSetupError(
+    'usage',
+    `none of the selected rules can run without ${flags}: give it, or select other rules.`,
+  )
 }
 
 /**
@@ -260,12 +308,33 @@ async function preflight(
     if (answer.status === 401 || answer.status === 403) {
       throw new ConformanceSetupError(
         'refused',
-        `the provider refused the ${roleLabels[role]}: ${where} answered ${answer.status}.`,
+        `the provider refused ${theToken(role)}: ${where} answered ${answer.status}.`,
       )
     }
     if (answer.status === 200) lists.set(role, answer.json?.value)
   }
+  await checkWriteScope(session, baseUrl)
   return lists
+}
+
+/**
+ * Asks, without storing anything, whether the read-write token may write: a
+ * create whose body lacks its name is a 400 for a writer and a 403 for a
+ * token without `plants:write` (scopes are checked before the body). A
+ * provider that stores it anyway has the plant deleted with the run's own.
+ */
+async function checkWriteScope(session: ConformanceSession, baseUrl: string): Promise<void> {
+  const { answer } = await session.send('preflight', {
+    method: 'POST',
+    path: '/plants',
+    json: { id: session.freshId() },
+  })
+  if (answer?.status === 403) {
+    throw new ConformanceSetupError(
+      'refused',
+      `the token is read-only; conformance needs a write token (plants:read and plants:write) as --token: POST ${baseUrl}/plants answered 403.`,
+    )
+  }
 }
 
 /** Lists again after the cleanup and says how each tenant's list differs from before the run. */
@@ -279,7 +348,7 @@ async function compareLists(session: ConformanceSession, before: Map<Role, unkno
     if (!isDeepStrictEqual(then, now)) {
       const count = (list: unknown) => (Array.isArray(list) ? `${list.length} plants` : 'no list')
       const detail = answer ? count(now) : `no answer (${error})`
-      differences.push(`the ${roleLabels[role]}'s tenant listed ${count(then)} before the run and ${detail} after it`)
+      differences.push(`${tenantOf[role]} listed ${count(then)} before the run and ${detail} after it`)
     }
   }
   return differences

@@ -4,7 +4,7 @@
  * then the score and what the cleanup did.
  */
 import type { SentRequest } from './exchange.ts'
-import type { ConformanceReport, Finding, ReportedAnswer, RuleResult } from './report.ts'
+import { type ConformanceReport, type Finding, notSelected, type ReportedAnswer, type RuleResult } from './report.ts'
 import { conformanceRules } from './rules/index.ts'
 
 const idWidth = Math.max(...conformanceRules.map((rule) => rule.id.length))
@@ -22,6 +22,17 @@ const indent = '            '
 export function ruleLine(result: RuleResult): string {
   const text = result.status === 'skipped' ? `skipped: ${result.reason}` : result.title
   return `  ${marks[result.status]} ${result.id.padEnd(idWidth)}  ${text}`
+}
+
+/**
+ * Whether the run was asked to check this rule: a report lists only those,
+ * and counts the rules `--only` and `--skip` left out.
+ *
+ * @example
+ * report.rules.filter(isSelected).map(ruleLine)
+ */
+export function isSelected(result: RuleResult): boolean {
+  return result.reason !== notSelected
 }
 
 /**
@@ -80,17 +91,21 @@ export function failureDetails(report: ConformanceReport): string {
 }
 
 /**
- * The closing lines: the score and what the cleanup did.
+ * The closing lines: the score (or, for an interrupted run, what ran before
+ * it stopped: no score) and what the cleanup did.
  *
  * @example
  * summary(report) // 'Score: 100 % (40 of 40 applicable rules hold; 0 failed, 1 skipped) …'
  */
 export function summary(report: ConformanceReport): string {
   const applicable = report.passed + report.failed
+  const notSelected = report.notSelected > 0 ? `; ${report.notSelected} not selected (--only, --skip)` : ''
+  const took = `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`
   const lines = [
-    `Score: ${report.score} % (${report.passed} of ${applicable} applicable rules hold; ${report.failed} failed, ${report.skipped} skipped), ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
+    report.interrupted || report.score === null
+      ? `Interrupted: no score. Before the run stopped, ${report.passed} rules held and ${report.failed} failed; ${report.skipped} did not run${notSelected}. ${took}.`
+      : `Score: ${report.score} % (${report.passed} of ${applicable} applicable rules hold; ${report.failed} failed, ${report.skipped} skipped${notSelected}), ${took}.`,
   ]
-  if (report.interrupted) lines.push('Interrupted: the rules it had not reached are skipped.')
   const { cleanup } = report
   lines.push(
     cleanup.leftovers.length === 0
@@ -119,7 +134,7 @@ export function summary(report: ConformanceReport): string {
 export function formatTextReport(report: ConformanceReport): string {
   return [
     reportHeading(report.baseUrl, report.contractVersion),
-    ...report.rules.map(ruleLine),
+    ...report.rules.filter(isSelected).map(ruleLine),
     `${failureDetails(report)}`,
     summary(report),
   ].join('\n')

@@ -1,0 +1,339 @@
+/**
+ * Contract coverage: which of the contract's declared answers (operation ×
+ * status, and the conditions behind a status with several causes) a client
+ * provoked, counted from the core's one {@link Outcome} event. The same
+ * counts serve msw (`coverage` of `setupPlantStoreServer`), the sandbox
+ * (`GET /__sandbox/coverage`, per tenant) and pacts (`plant-store-mock
+ * coverage`). Memory is bounded: a fixed array of counters per tally, plus
+ * capped lists of the answers outside the contract.
+ */
+import { contract } from '../generated/contract.ts'
+import { contractDocument } from '../generated/contract-document.ts'
+import type { OperationId, Outcome } from './app.ts'
+import type { CoreRequest, CoreResponse } from './http.ts'
+
+/** How often one cause of a status was seen, e.g. `{ condition: 'expired token', hits: 1 }`. */
+export interface CoverageCondition {
+  readonly condition: string
+  readonly hits: number
+}
+
+/** One status an operation declares, and how often it was answered. */
+export interface CoverageResponse {
+  readonly status: number
+  readonly hits: number
+  /** For a status with several causes (400 per field, 401 per token problem, 403 per scope): hits per cause. */
+  readonly conditions?: readonly CoverageCondition[]
+}
+
+/** One operation of the contract with its declared statuses. */
+export interface CoverageOperation {
+  readonly operationId: OperationId
+  readonly method: string
+  readonly path: string
+  readonly responses: readonly CoverageResponse[]
+}
+
+/** An answer outside the contract, e.g. `{ answer: 'addPlant 500', hits: 2 }` or `{ answer: 'GET 404', hits: 1 }`. */
+export interface CoverageExtra {
+  readonly answer: string
+  readonly hits: number
+}
+
+/** The coverage of the contract's answers: what `report()`, `GET /__sandbox/coverage` and the CLI's `--json` give. */
+export interface CoverageReport {
+  /** Declared answers (operation × status) answered at least once. */
+  readonly covered: number
+  /** Declared answers of the contract. */
+  readonly total: number
+  /** `covered / total` in percent, to one decimal. */
+  readonly percent: number
+  readonly operations: readonly CoverageOperation[]
+  /**
+   * Answers of an operation with a status it does not declare (a fault rule's
+   * 500) or a transport fault (`listPlants 0 reset`, `addPlant 200 truncated`).
+   */
+  readonly undocumented: readonly CoverageExtra[]
+  /** Requests routed to no operation: an unknown path (`GET 404`) or method (`PUT 405`). */
+  readonly unrouted: readonly CoverageExtra[]
+}
+
+/** The conditions 401 is counted by. */
+const tokenConditions = ['missing token', 'invalid token', 'expired token'] as const
+/** Where the answers no declared condition explains are counted. */
+const otherCondition = 'other'
+/** Distinct answers outside the contract kept per tally; beyond, they are counted under {@link overflowAnswer}. */
+export const maxExtraAnswers = 16
+const overflowAnswer = 'other'
+
+/** A declared status, where its counter and its conditions' counters are. */
+interface StatusLayout {
+  readonly status: number
+  readonly slot: number
+  /** The declared conditions; their counters follow `slot`, then the one of {@link otherCondition}. */
+  readonly conditions: readonly string[]
+}
+
+interface OperationLayout {
+  readonly operationId: OperationId
+  readonly method: string
+  readonly path: string
+  readonly statuses: readonly StatusLayout[]
+  /** The declared statuses indexed by status: one array read per answer, no hashing. */
+  readonly byStatus: readonly (StatusLayout | undefined)[]
+}
+
+type Reference = { readonly $ref: string }
+interface ParameterSpec {
+  readonly name: string
+}
+interface OperationSpec {
+  readonly operationId: string
+  readonly 'x-required-scopes'?: readonly string[]
+  readonly parameters?: readonly (ParameterSpec | Reference)[]
+  readonly requestBody?: { readonly content: Readonly<Record<string, { readonly schema: object }>> }
+  readonly responses: Readonly<Record<string, unknown>>
+}
+interface DocumentView {
+  readonly paths: Readonly<Record<string, Readonly<Record<string, unknown>>>>
+  readonly components: {
+    readonly parameters: Readonly<Record<string, ParameterSpec>>
+    readonly schemas: Readonly<Record<string, { readonly properties?: Readonly<Record<string, unknown>> }>>
+  }
+}
+
+const document: DocumentView = contractDocument
+
+function resolve<T>(value: T | Reference, table: Readonly<Record<string, T>>): T | undefined {
+  if (typeof value === 'object' && value !== null && '$ref' in value) return table[value.$ref.split('/').at(-1) ?? '']
+  return value
+}
+
+/** The fields a 400 of an operation can be about: its parameters, and its body as a whole and by property. */
+function fieldsOf(spec: OperationSpec): string[] {
+  const { parameters, schemas } = document.components
+  const fields = (spec.parameters ?? []).flatMap((parameter) => resolve(parameter, parameters)?.name ?? [])
+  const body = spec.requestBody && Object.values(spec.requestBody.content)[0]?.schema
+  if (body) fields.push('body', ...Object.keys(resolve(body as Reference, schemas)?.properties ?? {}))
+  return fields
+}
+
+function conditionsOf(status: number, spec: OperationSpec): readonly string[] {
+  if (status === 400) return fieldsOf(spec)
+  if (status === 401) return tokenConditions
+  if (status === 403) return spec['x-required-scopes'] ?? []
+  return []
+}
+
+/** Every operation of the contract with its declared statuses, laid out on one array of counters. */
+const { layouts, slots } = (() => {
+  const specs = new Map<string, OperationSpec>()
+  for (const methods of Object.values(document.paths)) {
+    for (const spec of Object.values(methods)) {
+      const operation = spec as Partial<OperationSpec>
+      if (typeof operation.operationId === 'string' && operation.responses)
+        specs.set(operation.operationId, spec as OperationSpec)
+    }
+  }
+  let next = 0
+  const layouts: Record<string, OperationLayout> = {}
+  for (const [operationId, { method, path }] of Object.entries(contract.operations)) {
+    const spec = specs.get(operationId)
+    if (!spec) throw new Error(`The contract document has no responses for ${operationId}.`)
+    const statuses = Object.keys(spec.responses)
+      .filter((key) => /^\d{3}$/.test(key))
+      .map(Number)
+      .sort((a, b) => a - b)
+      .map((status) => {
+        const conditions = conditionsOf(status, spec)
+        const layout: StatusLayout = { status, slot: next, conditions }
+        next += 1 + (conditions.length > 0 ? conditions.length + 1 : 0)
+        return layout
+      })
+    const byStatus: (StatusLayout | undefined)[] = Array.from({ length: 600 }, () => undefined)
+    for (const layout of statuses) byStatus[layout.status] = layout
+    layouts[operationId] = { operationId: operationId as OperationId, method, path, statuses, byStatus }
+  }
+  return { layouts: layouts as Readonly<Record<OperationId, OperationLayout>>, slots: next }
+})()
+
+/** The declared answers of the contract: operation × status. */
+export const declaredAnswers: number = Object.values(layouts).reduce((sum, { statuses }) => sum + statuses.length, 0)
+
+/**
+ * The cause of an answer whose status has several, read from the request's
+ * `Authorization` header and what the core answered: a 401's
+ * `WWW-Authenticate` (no `error`, with no token sent or a message about the
+ * Bearer scheme: `missing token`; `invalid_token`: `invalid token`, or
+ * `expired token` as the message says), a 403's scope and a 400's field as
+ * the Error message names them. `undefined` when the answer names none (a
+ * fault rule's or `Prefer: code`'s made-up answer, a pact's example message).
+ *
+ * @example
+ * const challenge = { 'www-authenticate': 'Bearer realm="plant-store"' }
+ * conditionOf({ status: 401, headers: challenge, body: null }, null) // 'missing token'
+ * conditionOf({ status: 400, headers: {}, body: '{"error":400,"message":"name is required."}' }, 'Bearer t') // 'name'
+ */
+export function conditionOf(
+  response: Pick<CoreResponse, 'status' | 'headers' | 'body'>,
+  authorization: string | null,
+): string | undefined {
+  const { status } = response
+  const message = messageOf(response.body)
+  if (status === 401) {
+    if (/error="?invalid_token/.test(response.headers['www-authenticate'] ?? '')) {
+      return /expired/i.test(message) ? 'expired token' : 'invalid token'
+    }
+    return authorization === null || /\bbearer\b/i.test(message) ? 'missing token' : undefined
+  }
+  if (status === 403) return /"([\w:.-]+)" scope/.exec(message)?.[1]
+  if (status === 400) {
+    const field = /^(\w+) (?:must|is required)|\b(\w+) in the path\b/.exec(message)
+    if (field) return field[1] ?? field[2]
+    if (/\brequest body\b/i.test(message)) return 'body'
+  }
+  return undefined
+}
+
+function messageOf(body: string | null): string {
+  if (body === null) return ''
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown }
+    return typeof message === 'string' ? message : ''
+  } catch {
+    return ''
+  }
+}
+
+function addTo(counts: Map<string, number>, answer: string): void {
+  const hits = counts.get(answer)
+  if (hits !== undefined) counts.set(answer, hits + 1)
+  else if (counts.size < maxExtraAnswers) counts.set(answer, 1)
+  else counts.set(overflowAnswer, (counts.get(overflowAnswer) ?? 0) + 1)
+}
+
+function listOf(counts: ReadonlyMap<string, number>): CoverageExtra[] {
+  return [...counts].map(([answer, hits]) => ({ answer, hits }))
+}
+
+/**
+ * The coverage counts of one client: a counter per declared answer and
+ * condition (a fixed array), and capped counts of the answers outside the
+ * contract. Subscribe {@link CoverageTally.observe} to the core's outcomes,
+ * or {@link CoverageTally.record} answers from elsewhere (a pact).
+ *
+ * @example
+ * const tally = new CoverageTally()
+ * const handle = createCore(store, { onOutcome: tally.observe })
+ * tally.report().covered // 0
+ */
+export class CoverageTally {
+  readonly #counts = new Float64Array(slots)
+  readonly #undocumented = new Map<string, number>()
+  readonly #unrouted = new Map<string, number>()
+
+  /**
+   * Counts one answer to a request routed to `operation` (`undefined`: to
+   * none); the request's `Authorization` header tells a 401's cause.
+   */
+  record(
+    operation: OperationId | undefined,
+    request: Pick<CoreRequest, 'method' | 'header'>,
+    response: CoreResponse,
+  ): void {
+    const layout = operation === undefined ? undefined : layouts[operation]
+    if (!layout) {
+      addTo(this.#unrouted, `${request.method.slice(0, 16)} ${response.status}`)
+      return
+    }
+    const declared = response.fault === undefined ? layout.byStatus[response.status] : undefined
+    if (!declared) {
+      const fault = response.fault === undefined ? '' : ` ${response.fault}`
+      addTo(this.#undocumented, `${layout.operationId} ${response.status}${fault}`)
+      return
+    }
+    this.#counts[declared.slot]!++
+    const { conditions } = declared
+    if (conditions.length === 0) return
+    const condition = conditionOf(response, response.status === 401 ? request.header('authorization') : null)
+    const index = condition === undefined ? -1 : conditions.indexOf(condition)
+    this.#counts[declared.slot + 1 + (index === -1 ? conditions.length : index)]!++
+  }
+
+  /** An outcome listener: counts every answer the core (or a fault rule) gave. */
+  readonly observe = (outcome: Outcome): void => {
+    this.record(outcome.operation, outcome.request, outcome.response)
+  }
+
+  /** The counts as a {@link CoverageReport}. */
+  report(): CoverageReport {
+    const counts = this.#counts
+    let covered = 0
+    const operations = Object.values(layouts).map(({ operationId, method, path, statuses }) => ({
+      operationId,
+      method,
+      path,
+      responses: statuses.map(({ status, slot, conditions }): CoverageResponse => {
+        const hits = counts[slot] ?? 0
+        if (hits > 0) covered++
+        if (conditions.length === 0) return { status, hits }
+        const byCondition = conditions.map((condition, index) => ({ condition, hits: counts[slot + 1 + index] ?? 0 }))
+        const other = counts[slot + 1 + conditions.length] ?? 0
+        if (other > 0) byCondition.push({ condition: otherCondition, hits: other })
+        return { status, hits, conditions: byCondition }
+      }),
+    }))
+    return {
+      covered,
+      total: declaredAnswers,
+      percent: Math.round((covered / declaredAnswers) * 1000) / 10,
+      operations,
+      undocumented: listOf(this.#undocumented),
+      unrouted: listOf(this.#unrouted),
+    }
+  }
+
+  /** Forgets every count. */
+  reset(): void {
+    this.#counts.fill(0)
+    this.#undocumented.clear()
+    this.#unrouted.clear()
+  }
+}
+
+/**
+ * A {@link CoverageTally} per tenant, of the answers given to a caller whose
+ * token resolved to that tenant (an answer without a tenant, such as a 401 for
+ * a missing token, belongs to none): what `GET /__sandbox/coverage` reports.
+ * Forget a tenant's when its journal is cleared or it is removed.
+ *
+ * @example
+ * const coverage = new TenantCoverage()
+ * const handle = createCore(store, { onOutcome: coverage.observe })
+ * coverage.report('acme').covered
+ */
+export class TenantCoverage {
+  readonly #tallies = new Map<string, CoverageTally>()
+
+  /** An outcome listener: counts every answer given to an authenticated tenant. */
+  readonly observe = (outcome: Outcome): void => {
+    const tenantId = outcome.principal?.tenantId
+    if (tenantId === undefined) return
+    let tally = this.#tallies.get(tenantId)
+    if (!tally) {
+      tally = new CoverageTally()
+      this.#tallies.set(tenantId, tally)
+    }
+    tally.observe(outcome)
+  }
+
+  /** The tenant's coverage (all zeros for a tenant with no answers counted). */
+  report(tenantId: string): CoverageReport {
+    return (this.#tallies.get(tenantId) ?? new CoverageTally()).report()
+  }
+
+  /** Forgets a tenant's counts (on reset, on `DELETE /__sandbox/requests`, on removal). */
+  forget(tenantId: string): void {
+    this.#tallies.delete(tenantId)
+  }
+}
