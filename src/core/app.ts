@@ -1,6 +1,6 @@
 import { contract } from '../generated/contract.ts'
 import { authenticate, authorize } from './auth.ts'
-import { methodNotAllowed, PlantStoreError, renderError } from './errors.ts'
+import { methodNotAllowed, PlantStoreError, quote, renderError } from './errors.ts'
 import {
   type CoreRequest,
   type CoreResponse,
@@ -11,6 +11,7 @@ import {
 } from './http.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
+import { SerializedList } from './tenant-plants.ts'
 import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './validation.ts'
 
 /**
@@ -61,22 +62,27 @@ type Operation = (
   trace: Trace,
 ) => CoreResponse | Promise<CoreResponse>
 
-const encoder = new TextEncoder()
-
-/** The tenant's first `limit` plants as JSON text, serialized once until the tenant's next write. */
-function listBody(store: PlantStore, principal: Principal, request: CoreRequest): string {
-  const limit = parseLimit(request.query)
-  return store.derive(principal.tenantId, `list:${limit}`, (plants) => JSON.stringify(plants.list(limit).map(toPlant)))
+/**
+ * The tenant's plants as the list's JSON text, serialized as far as asked
+ * and kept until the tenant's next write: one per tenant, whatever `limit`s
+ * are asked (a shorter list is a prefix of a longer one).
+ */
+function serializedList(store: PlantStore, principal: Principal): SerializedList {
+  return store.derive(
+    principal.tenantId,
+    'list',
+    (plants) =>
+      new SerializedList(plants.count(), (skip, take) => plants.findMany(undefined, { skip, take }).map(toPlant)),
+  )
 }
 
 const operations: Record<OperationId, Operation> = {
-  listPlants: (store, principal, request) => ({
-    status: 200,
-    headers: jsonHeaders,
-    body: listBody(store, principal, request),
-  }),
+  listPlants: (store, principal, request) => {
+    const limit = parseLimit(request.query)
+    return { status: 200, headers: jsonHeaders, body: serializedList(store, principal).text(limit) }
+  },
   headPlants: (store, principal, request) => {
-    const length = encoder.encode(listBody(store, principal, request)).byteLength
+    const length = serializedList(store, principal).byteLength(parseLimit(request.query))
     return { status: 200, headers: { ...jsonHeaders, 'content-length': String(length) }, body: null }
   },
   addPlant: async (store, principal, request, _params, trace) => {
@@ -187,12 +193,33 @@ export function createCore(store: PlantStore, { onOutcome }: CoreOptions = {}): 
         )
 }
 
+/**
+ * The tenant of a request's token, when it has a valid one; `undefined`
+ * otherwise, or while the store is loading. Never throws: for answers that
+ * need no token but are reported under the caller's tenant when there is one.
+ *
+ * @example
+ * callerOf(store, request)?.tenantId // 'acme'
+ */
+export function callerOf(store: PlantStore, request: CoreRequest): Principal | undefined {
+  if (!store.settled) return undefined
+  try {
+    return authenticate(store, request.header('authorization'))
+  } catch {
+    return undefined
+  }
+}
+
 function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreResponse | Promise<CoreResponse> {
   const { method, path } = request
   const found = matchRoute(path)
-  if (!found) throw new PlantStoreError('not_found', `No route for ${method} ${path}.`)
-  const operation = found.route.methods.get(method)
-  if (!operation) throw methodNotAllowed(method, found.route.allow)
+  const operation = found?.route.methods.get(method)
+  if (!found || !operation) {
+    // A routing error needs no token, but a valid one says whose request it was (the journal keeps it).
+    trace.principal = callerOf(store, request)
+    if (!found) throw new PlantStoreError('not_found', `No route for ${quote(`${method} ${path}`, 80)}.`)
+    throw methodNotAllowed(method, found.route.allow)
+  }
   trace.operation = operation
   const principal = authenticate(store, request.header('authorization'))
   trace.principal = principal

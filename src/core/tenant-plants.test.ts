@@ -1,6 +1,7 @@
 import { Query } from '@msw/data'
 import { describe, expect, test } from 'vitest'
-import { TenantPlants } from './tenant-plants.ts'
+import { toPlant } from './schemas.ts'
+import { SerializedList, TenantPlants } from './tenant-plants.ts'
 
 function filled(count: number): TenantPlants {
   const plants = new TenantPlants()
@@ -66,5 +67,43 @@ describe('TenantPlants', () => {
     expect(derive()).toBe(2)
     plants.delete(3)
     expect(derive()).toBe(3)
+  })
+})
+
+describe('SerializedList', () => {
+  const names = ['Fern', 'Ficus “Ali”', 'Monstera 🌿', 'Aloe\u007f', 'Ivy\n"quoted"', 'Lily\u00e9']
+  function listOf(count: number) {
+    const plants = new TenantPlants()
+    for (let id = 1; id <= count; id++)
+      plants.add({ id, name: names[id % names.length]!, tag: id % 3 ? 'x' : undefined })
+    let reads = 0
+    const list = new SerializedList(plants.count(), (skip, take) => {
+      reads += take
+      return plants.findMany(undefined, { skip, take }).map(toPlant)
+    })
+    return { plants, list, reads: () => reads }
+  }
+
+  test('answers every limit as JSON.stringify would, with its UTF-8 length', () => {
+    const { plants, list } = listOf(40)
+    for (const limit of [undefined, 0, 1, 2, 7, 39, 40, 41, 2_147_483_647, 3, 0]) {
+      const expected = JSON.stringify(plants.list(limit).map(toPlant))
+      expect(list.text(limit), String(limit)).toBe(expected)
+      expect(list.byteLength(limit), String(limit)).toBe(Buffer.byteLength(expected))
+    }
+  })
+
+  test('answers an empty list as []', () => {
+    const { list } = listOf(0)
+    expect([list.text(), list.text(5), list.byteLength()]).toEqual(['[]', '[]', 2])
+  })
+
+  test('reads each value once however many distinct limits are asked, and no further than asked', () => {
+    const { list, reads } = listOf(1_000)
+    list.text(10)
+    expect(list.serialized).toBe(10)
+    for (let limit = 1; limit <= 1_000; limit++) list.byteLength(limit)
+    expect(reads()).toBe(1_000)
+    expect(list.serialized).toBe(1_000)
   })
 })

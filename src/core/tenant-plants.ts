@@ -104,5 +104,94 @@ export class TenantPlants {
   }
 }
 
+const encoder = new TextEncoder()
+/** Printable ASCII: all JSON text is, but for what it does not escape (DEL and non-ASCII). */
+const printableAscii = /^[ -~]*$/
+
+/** The UTF-8 length of JSON text: its length when it is ASCII (as most is), else encoded. */
+function utf8Length(text: string): number {
+  return printableAscii.test(text) ? text.length : encoder.encode(text).byteLength
+}
+
+/** A copy of `array` with room for at least `size` entries, doubling. */
+function grown(array: Uint32Array<ArrayBuffer>, size: number): Uint32Array<ArrayBuffer> {
+  if (size <= array.length) return array
+  const larger = new Uint32Array(Math.max(size, array.length * 2))
+  larger.set(array)
+  return larger
+}
+
+/**
+ * A list of JSON values serialized as one JSON array, read from its source
+ * only as far as asked and kept once: every shorter list is a prefix of the
+ * text it keeps (plus `]`), and its UTF-8 length a lookup. So however many
+ * distinct `limit`s clients ask for, a tenant keeps at most one serialized
+ * list, never longer than its whole list, and a `HEAD` never encodes
+ * anything. Made anew after every write (see {@link TenantPlants.derive}).
+ *
+ * @example
+ * const list = new SerializedList(plants.count(), (skip, take) => plants.findMany(undefined, { skip, take }).map(toPlant))
+ * list.text(2) // '[{"name":"Fern"},{"name":"Ivy"}]'
+ * list.byteLength(2) // 32
+ */
+export class SerializedList {
+  /** How many values the whole list has. */
+  readonly count: number
+  readonly #read: (skip: number, take: number) => readonly unknown[]
+  /** `[` and the values serialized so far, joined by `,`. */
+  #text = '['
+  /** `#ends[n]`: where the first `n` values end in `#text`, in characters (UTF-16 units). */
+  #ends = new Uint32Array(8)
+  /** `#byteEnds[n]`: the same in UTF-8 bytes. */
+  #byteEnds = new Uint32Array(8)
+  #serialized = 0
+
+  constructor(count: number, read: (skip: number, take: number) => readonly unknown[]) {
+    this.count = count
+    this.#read = read
+    this.#ends[0] = 1
+    this.#byteEnds[0] = 1
+  }
+
+  /** How many values are serialized so far (at most {@link count}). */
+  get serialized(): number {
+    return this.#serialized
+  }
+
+  /** The JSON text of the first `limit` values (all when `undefined`). */
+  text(limit?: number): string {
+    const n = this.#serialize(limit)
+    return this.#text.slice(0, this.#ends[n]) + ']'
+  }
+
+  /** The UTF-8 length of {@link text}, without encoding it. */
+  byteLength(limit?: number): number {
+    return this.#byteEnds[this.#serialize(limit)]! + 1
+  }
+
+  /** Serializes at least the first `limit` values (doubling, so rising limits cost the whole list once); answers how many the answer holds. */
+  #serialize(limit: number | undefined): number {
+    const n = Math.min(limit ?? this.count, this.count)
+    if (n <= this.#serialized) return n
+    const upTo = Math.min(this.count, Math.max(n, this.#serialized * 2))
+    const values = this.#read(this.#serialized, upTo - this.#serialized)
+    this.#ends = grown(this.#ends, upTo + 1)
+    this.#byteEnds = grown(this.#byteEnds, upTo + 1)
+    const parts: string[] = []
+    let at = this.#serialized
+    for (const value of values) {
+      const part = JSON.stringify(value)
+      const comma = at === 0 ? 0 : 1
+      parts.push(part)
+      this.#ends[at + 1] = this.#ends[at]! + comma + part.length
+      this.#byteEnds[at + 1] = this.#byteEnds[at]! + comma + utf8Length(part)
+      at++
+    }
+    this.#text += (this.#serialized === 0 ? '' : ',') + parts.join(',')
+    this.#serialized = at
+    return Math.min(n, at)
+  }
+}
+
 /** The read-only view of a tenant's plants that the store hands out: `@msw/data` queries, no writes. */
 export type PlantQueries = Pick<TenantPlants, 'count' | 'all' | 'findFirst' | 'findMany'>

@@ -29,6 +29,11 @@ export interface SavedFaultRule {
   readonly remaining: number | null
 }
 
+/** Whether a rule's method matches a request's: itself, and a GET also matches HEAD (HTTP's GET without the body). */
+function methodMatches(ruleMethod: string, method: string): boolean {
+  return ruleMethod === method || (ruleMethod === 'GET' && method === 'HEAD')
+}
+
 /** A rule as it is kept: what was written, and its counters. */
 interface KeptRule {
   readonly spec: FaultRuleSpec
@@ -203,7 +208,7 @@ export class FaultRules {
     for (const rule of rules) {
       const { spec } = rule
       if (rule.remaining <= 0 || rule.expiresAt <= now) continue
-      if (spec.method !== undefined && spec.method !== method) continue
+      if (spec.method !== undefined && !methodMatches(spec.method, method)) continue
       if (spec.path !== undefined && !pathMatches(spec.path, path)) continue
       rule.fired++
       rule.remaining--

@@ -1,25 +1,73 @@
 import { z } from 'zod'
 import { matchRoute, routes } from '../core/app.ts'
+import { closest, quote } from '../core/errors.ts'
 
 /** The contract's path templates, e.g. `/plants/{id}`: a pattern with a `{param}` must be one of them. */
 export const pathTemplates: readonly string[] = routes.map(({ path }) => path)
 
 const patternMessage = `must be a path such as /plants/42, or one of the contract's templates: ${pathTemplates.join(', ')}`
 
+/** The longest pattern taken. */
+const maxPatternLength = 256
+
+/**
+ * The contract route a pattern of {@link pathPatternSchema} stands for: a
+ * template's own route, or the route a literal path is routed to;
+ * `undefined` when the contract has none.
+ *
+ * @example
+ * routeOfPattern('/plants/42')?.path // '/plants/{id}'
+ */
+export function routeOfPattern(pattern: string): (typeof routes)[number] | undefined {
+  if (pattern.includes('{')) return routes.find(({ path }) => path === pattern)
+  // msw's and Express's `:param` is not a path anyone sends: never a literal to match.
+  if (/\/:/.test(pattern) || !/^\/[^\s?#{}]*$/.test(pattern)) return undefined
+  return matchRoute(pattern)?.route
+}
+
+/**
+ * Why a pattern is not one of the contract's paths, with a hint where one
+ * helps (`/plants/:id` → `/plants/{id}`, `/plant` → `/plants`); `undefined`
+ * for a good pattern.
+ */
+function patternProblem(pattern: string): string | undefined {
+  if (pattern.length <= maxPatternLength && routeOfPattern(pattern)) return undefined
+  const template = pattern.replaceAll(/:(\w+)/g, '{$1}')
+  const hint = pathTemplates.includes(template) ? template : closest(pattern, pathTemplates)
+  return hint ? `${patternMessage} (did you mean ${quote(hint)}?)` : patternMessage
+}
+
 /**
  * A path to match requests by: a literal path as sent (`/plants/42`), or one
  * of the contract's templates (`/plants/{id}`), which matches every path the
- * core routes to it. At most 256 characters.
+ * core routes to it. At most 256 characters. What journal queries take: the
+ * journal also keeps requests to paths the contract lacks.
  *
  * @example
  * pathPatternSchema.parse('/plants/{id}') // '/plants/{id}'
  */
 export const pathPatternSchema = z
   .string({ error: patternMessage })
-  .max(256, { error: patternMessage })
+  .max(maxPatternLength, { error: patternMessage })
   .refine((pattern) => (pattern.includes('{') ? pathTemplates.includes(pattern) : /^\/[^\s?#{}]*$/.test(pattern)), {
     error: patternMessage,
   })
+
+/**
+ * A {@link pathPatternSchema} pattern that the contract routes: one of its
+ * templates, or a literal path routed to one (`/plants/42`). What fault
+ * rules take, since a rule for any other path could never fire; refused
+ * with a hint where one helps: `/plants/:id` (msw's and Express's syntax) →
+ * `/plants/{id}`, `/plant` → `/plants`.
+ *
+ * @example
+ * contractPathSchema.parse('/plants/42') // '/plants/42'
+ * contractPathSchema.parse('/plants/:id') // throws: … (did you mean "/plants/{id}"?)
+ */
+export const contractPathSchema = z.string({ error: patternMessage }).superRefine((pattern, context) => {
+  const problem = patternProblem(pattern)
+  if (problem) context.addIssue({ code: 'custom', message: problem })
+})
 
 /**
  * Whether a request path (still percent-encoded) matches a pattern of

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { routes } from '../core/app.ts'
 import { invalidField } from './errors.ts'
-import { pathPatternSchema } from './path-pattern.ts'
+import { contractPathSchema, routeOfPattern } from './path-pattern.ts'
 
 /** The longest delay a rule (or `Prefer: delay`) may ask for, in ms. */
 export const maxDelayMs = 30_000
@@ -11,11 +12,13 @@ export const ruleLimits = { times: 10_000, windowMs: 86_400_000, messageLength: 
 /** What a rule can do instead of a normal answer: fail the transport, or answer JSON that cannot be parsed. */
 export const faultKinds = ['reset', 'empty', 'truncated', 'malformed'] as const
 
-const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
-const methodMessage = `must be one of ${methods.join(', ')}`
+/** The methods the contract has on any path, e.g. `GET, HEAD, POST, DELETE`. */
+const contractMethods: readonly string[] = [...new Set(routes.flatMap(({ methods }) => [...methods.keys()]))]
+const methodMessage = `must be one of ${contractMethods.join(', ')}`
 
 /**
- * An HTTP method to match requests by, in any case; answered in upper case.
+ * An HTTP method to match requests by, in any case, one the contract has;
+ * answered in upper case.
  *
  * @example
  * methodSchema.parse('delete') // 'DELETE'
@@ -23,7 +26,7 @@ const methodMessage = `must be one of ${methods.join(', ')}`
 export const methodSchema = z
   .string({ error: methodMessage })
   .transform((method) => method.toUpperCase())
-  .pipe(z.enum(methods, { error: methodMessage }))
+  .refine((method) => contractMethods.includes(method), { error: methodMessage })
 
 const integerFrom = (min: number, max: number) => {
   const error = `must be an integer from ${min} to ${max}`
@@ -46,7 +49,7 @@ const integerFrom = (min: number, max: number) => {
 export const faultRuleSchema = z
   .strictObject({
     method: methodSchema.optional(),
-    path: pathPatternSchema.optional(),
+    path: contractPathSchema.optional(),
     status: integerFrom(400, 599).optional(),
     message: z
       .string({ error: `must be a string of 1 to ${ruleLimits.messageLength} characters` })
@@ -65,8 +68,18 @@ export const faultRuleSchema = z
       context.addIssue({ code: 'custom', path: ['fault'], message: 'cannot be given together with status' })
     } else if (rule.message !== undefined && rule.status === undefined) {
       context.addIssue({ code: 'custom', path: ['message'], message: 'is only for a status answer' })
+    } else if (rule.method !== undefined && rule.path !== undefined) {
+      // A method the contract lacks at the path is answered 405 by the core, never by a rule.
+      const route = routeOfPattern(rule.path)
+      if (route && !route.methods.has(rule.method)) {
+        const message = `must be one the contract has at ${route.path}: ${route.allow}`
+        context.addIssue({ code: 'custom', path: ['method'], message })
+      }
     }
   })
+
+/** The fields a rule takes, for the "did you mean" hint of an unknown one. */
+const ruleFields = Object.keys(faultRuleSchema.shape)
 
 /** A fault rule as written: see {@link faultRuleSchema}. */
 export type FaultRuleInput = z.input<typeof faultRuleSchema>
@@ -98,6 +111,6 @@ export type FaultRule = FaultRuleSpec & {
  */
 export function parseFaultRule(value: unknown): FaultRuleSpec {
   const result = faultRuleSchema.safeParse(value)
-  if (!result.success) throw invalidField(result.error)
+  if (!result.success) throw invalidField(result.error, ruleFields)
   return result.data
 }

@@ -1,5 +1,4 @@
-import { matchRoute, type Outcome, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
-import { authenticate } from '../core/auth.ts'
+import { callerOf, matchRoute, type Outcome, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
 import { renderError } from '../core/errors.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
 import type { PlantStore, Principal } from '../core/store.ts'
@@ -14,21 +13,7 @@ export interface WithFaultsOptions {
   onOutcome?: OutcomeListener
 }
 
-/**
- * The tenant of a request's token, when it has a valid one; `undefined`
- * otherwise, or while the store is loading.
- *
- * @example
- * callerOf(store, request)?.tenantId // 'acme'
- */
-export function callerOf(store: PlantStore, request: CoreRequest): Principal | undefined {
-  if (!store.settled) return undefined
-  try {
-    return authenticate(store, request.header('authorization'))
-  } catch {
-    return undefined
-  }
-}
+export { callerOf }
 
 /**
  * The {@link Outcome} of an answer made without running the operation (by a

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
@@ -56,16 +57,35 @@ export function requestHeader(req: IncomingMessage, name: string): string | null
 const refused = new WeakSet<IncomingMessage>()
 
 /**
+ * Connections that close after a refused body (413): a request pipelined
+ * behind it on the same connection (HTTP/1.1) never runs, since its bytes
+ * may be the rest of the refused body, and its answer could never be sent.
+ */
+const closing = new WeakSet<Socket>()
+
+/**
+ * Per connection, the answer still being made for its last request: a
+ * request pipelined behind it runs once that answer is made, so it can see
+ * whether the connection is {@link closing}. A connection without pipelining
+ * never waits (its client sends the next request after reading the answer).
+ */
+const pending = new WeakMap<Socket, Promise<unknown>>()
+
+/** Refuses a request's body: its answer closes the connection, and nothing pipelined behind it runs. */
+function refuse(req: IncomingMessage): 'too_large' {
+  refused.add(req)
+  closing.add(req.socket)
+  return 'too_large'
+}
+
+/**
  * Reads at most `limit` bytes of the request body. A `Content-Length` above
  * the limit is refused before a byte is read; a stream that passes it is
  * stopped there. A client that aborts mid-body is a 400, not a server fault.
  */
 function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large'> {
   const declared = Number(req.headers['content-length'])
-  if (declared > limit) {
-    refused.add(req)
-    return Promise.resolve('too_large')
-  }
+  if (declared > limit) return Promise.resolve(refuse(req))
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0))
   return new Promise((resolve, reject) => {
     const body = new LimitedBody(limit)
@@ -80,8 +100,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
       // Stop reading, but keep the connection to answer 413 on it (then close it).
       cleanup()
       req.pause()
-      refused.add(req)
-      resolve('too_large')
+      resolve(refuse(req))
     }
     const onEnd = () => {
       cleanup()
@@ -114,7 +133,7 @@ export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, resp
   }
   const { status, headers, body } = response
   for (const name in headers) res.setHeader(name, headers[name] as string)
-  if (refused.has(req) && !req.readableEnded) res.setHeader('connection', 'close')
+  if (refused.has(req)) res.setHeader('connection', 'close')
   res.statusCode = status
   if (body === null) res.end()
   else {
@@ -167,15 +186,49 @@ export function toListener(handle: PlantStoreHandler): (req: IncomingMessage, re
     })
 }
 
-/** Answers a request with the handler's answer, sync or async; `fail` gets what the handler threw. */
+/**
+ * Answers a request with the handler's answer, sync or async; `fail` gets
+ * what the handler threw. A request pipelined behind one whose answer is
+ * still being made waits for it; behind a refused body it never runs.
+ */
 function answer(handle: PlantStoreHandler, req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void) {
+  const earlier = pending.get(req.socket)
+  if (!earlier) answerNow(handle, req, res, fail)
+  else {
+    const run = () => answerNow(handle, req, res, fail)
+    track(req.socket, earlier.then(run, run))
+  }
+}
+
+function answerNow(
+  handle: PlantStoreHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  fail: (error: unknown) => void,
+): Promise<void> | undefined {
+  // The connection closes after an earlier refused body: left unanswered, this goes with it.
+  if (closing.has(req.socket)) return undefined
   let response: ReturnType<PlantStoreHandler>
   try {
     response = handle(toCoreRequest(req, res))
   } catch (error) {
     fail(error)
-    return
+    return undefined
   }
-  if (response instanceof Promise) response.then((answered) => sendCoreResponse(req, res, answered), fail)
-  else sendCoreResponse(req, res, response)
+  if (!(response instanceof Promise)) {
+    sendCoreResponse(req, res, response)
+    return undefined
+  }
+  const answered = response.then((made) => sendCoreResponse(req, res, made)).catch(fail)
+  track(req.socket, answered)
+  return answered
+}
+
+/** Notes the answer being made on a connection until it is made. */
+function track(socket: Socket, answered: Promise<unknown>): void {
+  pending.set(socket, answered)
+  const done = () => {
+    if (pending.get(socket) === answered) pending.delete(socket)
+  }
+  answered.then(done, done)
 }

@@ -132,6 +132,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     webhook?.observe(outcome)
   }
   const simulated = withSimulation(createCore(store, { onOutcome }), {
+    store,
     delay: options.delay,
     // A made-up answer never reached the core: reported under the caller's tenant, if any.
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),

@@ -1,5 +1,6 @@
-import type { PlantStoreHandler } from '../core/app.ts'
+import { callerOf, type PlantStoreHandler } from '../core/app.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import type { PlantStore } from '../core/store.ts'
 import { madeUpStatus, sleep } from '../faults/answers.ts'
 import { maxDelayMs } from '../faults/rule.ts'
 
@@ -14,6 +15,12 @@ export interface SimulationOptions {
   delay?: DelayRange
   /** The longest delay honoured; longer ones are cut to it (default 30,000 ms). */
   maxDelay?: number
+  /**
+   * The store whose tokens the handler checks. With it, only requests with a
+   * valid token are simulated: any other is answered (401) at once, never
+   * held for a delay nor given a made-up status.
+   */
+  store?: PlantStore
   /** Called with each answer the simulation made up (`Prefer: code`), e.g. to journal it. */
   onSimulated?: (request: CoreRequest, response: CoreResponse) => void
 }
@@ -64,10 +71,13 @@ export function parsePrefer(header: string): Record<string, string> {
  * `Prefer: delay=<ms>` delays the answer, `Prefer: code=<status>` (400 to
  * 599) answers that status with an Error body instead of running the
  * operation, and a server-wide delay slows every answer. Applied
- * preferences are echoed in `Preference-Applied`; others are ignored.
+ * preferences are echoed in `Preference-Applied`; others are ignored. Given
+ * the `store`, the simulation applies only after authentication: a request
+ * without a valid token is answered at once, so nobody can hold the
+ * sandbox's connections for 30 s without a token.
  *
  * @example
- * const handle = withSimulation(createCore(store), { delay: { min: 50, max: 200 } })
+ * const handle = withSimulation(createCore(store), { store, delay: { min: 50, max: 200 } })
  */
 export function withSimulation(handle: PlantStoreHandler, options: SimulationOptions = {}): PlantStoreHandler {
   const maxDelay = Math.min(options.maxDelay ?? maxDelayMs, maxDelayMs)
@@ -94,8 +104,11 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
     if (applied.length === 0) return response
     return { ...response, headers: { ...response.headers, 'preference-applied': applied.join(', ') } }
   }
+  const { store } = options
   return (request) => {
     const prefer = request.header('prefer')
+    if (prefer === null && !serverDelay) return handle(request)
+    if (store && !callerOf(store, request)) return handle(request)
     if (prefer !== null) return simulate(request, prefer)
     if (serverDelay) return sleep(pick(serverDelay, maxDelay)).then(() => handle(request))
     return handle(request)

@@ -75,7 +75,7 @@ test('shows the tenant’s plants, fault rules and live requests with status col
   })
   const other = await client.provision({ plants: 1 })
   await shop.faults.add({ method: 'POST', path: '/plants', status: 503, times: 1 })
-  await shop.faults.add({ method: 'GET', path: '/plants/{id}', fault: 'reset' })
+  await shop.faults.add({ method: 'DELETE', path: '/plants/1', fault: 'reset' })
   const { page, urls, problems } = await openInspector(shop.tokens.read)
 
   expect(await page.textContent('#tenant')).toBe(shop.provisioned?.tenant)
@@ -95,7 +95,7 @@ test('shows the tenant’s plants, fault rules and live requests with status col
     body: '{"id":3,"name":"Fig"}',
   })
   await send(shop, 'DELETE', '/plants/404')
-  await send(shop, 'GET', '/plants/1')
+  await send(shop, 'DELETE', '/plants/1')
   await send(other, 'DELETE', '/plants/4242')
   await page.waitForFunction(() => document.querySelectorAll('#tail tbody tr').length >= 5)
   await page.waitForFunction(() => document.querySelectorAll('#plants li').length === 3)

@@ -205,6 +205,23 @@ export function faultRuleCases(name: string, driver: () => FaultDriver): void {
       expect(await d.list('acme')).toEqual([])
     })
 
+    test('refuse msw’s and Express’s `:id` with a hint naming the contract’s template', async () => {
+      const added = await d.add('acme', { method: 'DELETE', path: '/plants/:id', status: 500 })
+      expect(added).toEqual({
+        error: { status: 400, message: expect.stringContaining('(did you mean "/plants/{id}"?)') },
+      })
+    })
+
+    test('match HEAD with a GET rule, answering its status without a body', async () => {
+      ruleOf(await d.add('acme', { method: 'GET', path: '/plants', status: 503, times: 1 }))
+
+      const head = answer(await d.send('HEAD', '/plants', acme.read))
+      expect(head.status).toBe(503)
+      expect(head.text).toBe('')
+      expect(head.headers.get('retry-after')).toBe('1')
+      expect(answer(await d.send('HEAD', '/plants', acme.read)).status).toBe(200)
+    })
+
     test.each([
       ['no action', { path: '/plants' }, 'status, fault or delayMs'],
       ['a status below 400', { status: 200 }, 'status must be an integer from 400 to 599'],
@@ -218,7 +235,21 @@ export function faultRuleCases(name: string, driver: () => FaultDriver): void {
       ['a window of text', { status: 500, windowMs: '10s' }, 'windowMs must be an integer from 1 to 86400000'],
       ['a delay over 30 s', { delayMs: 30_001 }, 'delayMs must be an integer from 1 to 30000'],
       ['a message without a status', { fault: 'reset', message: 'x' }, 'message is only for a status answer'],
-      ['an unknown field', { status: 500, timez: 1 }, 'timez: unknown field'],
+      ['an unknown field', { status: 500, timez: 1 }, '"timez": unknown field (did you mean "times"?).'],
+      ['a very long unknown field', { status: 500, ['x'.repeat(10_000)]: 1 }, `"${'x'.repeat(40)}…": unknown field.`],
+      ['msw’s path syntax', { path: '/plants/:id', status: 500 }, 'path must be a path such as'],
+      ['a path the contract lacks', { path: '/plant', status: 500 }, '(did you mean "/plants"?)'],
+      ['a literal path the contract does not route', { path: '/nope/1', status: 500 }, 'path must be a path such as'],
+      [
+        'a method the contract lacks',
+        { method: 'PATCH', status: 500 },
+        'method must be one of GET, HEAD, POST, DELETE',
+      ],
+      [
+        'a method the contract lacks at the path',
+        { method: 'GET', path: '/plants/{id}', status: 500 },
+        'method must be one the contract has at /plants/{id}: DELETE',
+      ],
     ])('refuse a rule with %s with 400 naming the field', async (_what, rule, message) => {
       const added = await d.add('acme', rule)
       expect(added).toEqual({ error: { status: 400, message: expect.stringContaining(message) } })

@@ -53,6 +53,13 @@ describe('answers that Express would give in HTML', () => {
     },
   )
 
+  test('echoes a long unknown path in its 404 message cut to a short length', async () => {
+    const answer = await get(`/${'a'.repeat(5_000)}`, { headers: bearer(acme.read) })
+    expectErrorBody(answer, 404)
+    const { message } = JSON.parse(answer.text) as { message: string }
+    expect(message).toBe(`No route for "GET /${'a'.repeat(75)}…".`)
+  })
+
   test('answers 405 with Allow for a wrong method on an admin route', async () => {
     const answer = await get('/__sandbox/health', { method: 'DELETE' })
     expectErrorBody(answer, 405)

@@ -89,15 +89,7 @@ export function expectToMatchContract(method: string, url: string, answer: Answe
   const spec = operation!.responses[String(answer.status)]
   expect(spec, `${operation!.operationId} does not declare status ${answer.status}: ${answer.text}`).toBeDefined()
   const response = resolve(spec!)
-  for (const [name, header] of Object.entries(response.headers ?? {})) {
-    const resolved = resolve(header)
-    const value = answer.headers.get(name)
-    if (resolved.required) expect(value, `header ${name} on ${answer.status}`).not.toBeNull()
-    if (value !== null) {
-      const validate = validator(resolved.schema)
-      expect(validate(value), `header ${name}: ${value} ${ajv.errorsText(validate.errors)}`).toBe(true)
-    }
-  }
+  expectHeaders(response.headers ?? {}, answer)
   if (!response.content) {
     expect(answer.text, `${answer.status} must have no body`).toBe('')
     return
@@ -109,6 +101,48 @@ export function expectToMatchContract(method: string, url: string, answer: Answe
   const validate = validator(media!.schema)
   const body: unknown = JSON.parse(answer.text)
   expect(validate(body), `${answer.status} body ${answer.text}: ${ajv.errorsText(validate.errors)}`).toBe(true)
+}
+
+/** Asserts the declared headers: each required one present, each present one valid (numbers read as numbers). */
+function expectHeaders(headers: Record<string, Header | { $ref: string }>, answer: Answer): void {
+  for (const [name, header] of Object.entries(headers)) {
+    const resolved = resolve(header)
+    const value = answer.headers.get(name)
+    if (resolved.required) expect(value, `header ${name} on ${answer.status}`).not.toBeNull()
+    if (value !== null) {
+      const numeric = ['integer', 'number'].includes(String(resolved.schema.type)) && /^-?\d+(\.\d+)?$/.test(value)
+      const validate = validator(resolved.schema)
+      expect(
+        validate(numeric ? Number(value) : value),
+        `header ${name}: ${value} ${ajv.errorsText(validate.errors)}`,
+      ).toBe(true)
+    }
+  }
+}
+
+/**
+ * Asserts an answer made up instead of the operation (a fault rule's status,
+ * `Prefer: code`) as the contract would any answer: exactly as
+ * {@link expectToMatchContract} when the operation declares its status;
+ * otherwise an Error body (no body for HEAD) carrying every header the
+ * contract requires of that status on any operation (a 503's `Retry-After`).
+ */
+export function expectMadeUpAnswerToMatchContract(method: string, url: string, answer: Answer): void {
+  const path = new URL(url, 'http://127.0.0.1').pathname.replace(/^.*(?=\/plants)/, '')
+  const operation = openapi.paths[templateOf(path) ?? '']?.[method.toLowerCase()]
+  expect(operation, `no contract operation ${method} ${path}`).toBeDefined()
+  if (operation!.responses[String(answer.status)]) {
+    expectToMatchContract(method, url, answer)
+    return
+  }
+  if (method === 'HEAD') expect(answer.text, `${answer.status} to HEAD must have no body`).toBe('')
+  else expectErrorBody(answer, answer.status)
+  for (const operations of Object.values(openapi.paths)) {
+    for (const { responses } of Object.values(operations)) {
+      const declared = responses[String(answer.status)]
+      if (declared) expectHeaders(resolve(declared).headers ?? {}, answer)
+    }
+  }
 }
 
 /** Asserts an Error body (`{ error: status, message }`, JSON) with this status. */
