@@ -4,8 +4,12 @@
  * ranges, lengths, body size, quota) that the core enforces, and the whole
  * document as data, which the conformance command validates answers against
  * (no YAML to find and parse at run time, in the package or the CLI bundle).
+ * From `contracts/sandbox.openapi.yaml`, the sandbox control API's contract:
+ * its types, its operations, and the document as data with its references
+ * into `contracts/openapi.yaml` resolved (what `GET /__sandbox/openapi.json`
+ * serves).
  *
- * Run `npm run generate` after editing the contract; `test/contract/codegen.test.ts`
+ * Run `npm run generate` after editing a contract; `test/contract/openapi.test.ts`
  * fails while the committed files are stale.
  */
 import { readFile, writeFile } from 'node:fs/promises'
@@ -13,6 +17,7 @@ import openapiTS, { astToString } from 'openapi-typescript'
 import { parse } from 'yaml'
 
 const contractUrl = new URL('./openapi.yaml', import.meta.url)
+const sandboxContractUrl = new URL('./sandbox.openapi.yaml', import.meta.url)
 const generatedDir = new URL('../src/generated/', import.meta.url)
 
 const banner = '// Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.\n'
@@ -101,9 +106,95 @@ export async function generate(): Promise<Record<string, string>> {
   }
 
   return {
+    ...(await generateSandbox(document)),
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
     'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
+  }
+}
+
+const sandboxBanner = '// Generated from contracts/sandbox.openapi.yaml by contracts/codegen.ts. Do not edit.\n'
+
+/** Where the sandbox contract points into the Plant Store's: `./openapi.yaml#/components/…`. */
+const plantStoreRef = './openapi.yaml#'
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+
+/** The value at a JSON pointer (`/components/schemas/Error`) of a document. */
+function pointed(document: Json, pointer: string, what: string): Json {
+  let node: Json | undefined = document
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replaceAll('~1', '/').replaceAll('~0', '~')
+    node = node !== null && typeof node === 'object' && !Array.isArray(node) ? node[key] : undefined
+  }
+  return required(node, what)
+}
+
+/**
+ * The sandbox contract with every reference into `contracts/openapi.yaml`
+ * resolved, so that it stands alone (served as JSON, typed, validated). A
+ * component that is only such a reference (`schemas.Error: {$ref:
+ * ./openapi.yaml#/components/schemas/Error}`) is copied in once, and every
+ * other reference to the same target, in the sandbox contract or inside
+ * what is copied, points at that component: one definition, no copies.
+ */
+function resolvePlantStoreRefs(sandbox: Json, plantStore: Json): Json {
+  const aliases = new Map<string, string>()
+  const components = pointed(sandbox, '/components', 'components')
+  for (const [kind, entries] of Object.entries(components as Record<string, Json>)) {
+    for (const [name, value] of Object.entries(entries as Record<string, Json>)) {
+      const ref = (value as { $ref?: Json }).$ref
+      if (typeof ref === 'string' && ref.startsWith(plantStoreRef)) {
+        aliases.set(ref.slice(plantStoreRef.length), `#/components/${kind}/${name}`)
+      }
+    }
+  }
+  /** Copies a node; `local` says whether its internal refs are the sandbox contract's (else the Plant Store's). */
+  const copy = (node: Json, local: boolean, at: string): Json => {
+    if (Array.isArray(node)) return node.map((item, index) => copy(item, local, `${at}/${index}`))
+    if (node === null || typeof node !== 'object') return node
+    const ref = node.$ref
+    if (typeof ref === 'string' && (!local || ref.startsWith(plantStoreRef))) {
+      const pointer = local ? ref.slice(plantStoreRef.length) : ref.slice(1)
+      const alias = aliases.get(pointer)
+      if (alias !== undefined && alias.slice(1) !== at) return { $ref: alias }
+      return copy(pointed(plantStore, pointer, `${ref} (from the sandbox contract)`), false, at)
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, copy(value, local, `${at}/${key}`)]))
+  }
+  return copy(sandbox, true, '')
+}
+
+interface SandboxDocument {
+  paths: Record<string, Record<string, { operationId?: string; 'x-required-scopes'?: string[] }>>
+}
+
+const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
+
+/** The sandbox contract's generated files, given the Plant Store's document it refers to. */
+async function generateSandbox(plantStore: Document): Promise<Record<string, string>> {
+  const sandbox = resolvePlantStoreRefs(
+    parse(await readFile(sandboxContractUrl, 'utf8')) as Json,
+    plantStore as unknown as Json,
+  )
+  const types = astToString(await openapiTS(JSON.stringify(sandbox)))
+  const { paths } = sandbox as unknown as SandboxDocument
+  const operations = Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => httpMethods.has(method))
+      .map(([method, op]) => [
+        required(op.operationId, `the operationId of ${method.toUpperCase()} ${path}`),
+        {
+          method: method.toUpperCase(),
+          path,
+          scopes: required(op['x-required-scopes'], `the x-required-scopes of ${method.toUpperCase()} ${path}`),
+        },
+      ]),
+  )
+  return {
+    'sandbox-openapi.ts': sandboxBanner + types,
+    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations) }, null, 2)} as const\n`,
+    'sandbox-contract-document.ts': `${sandboxBanner}/** contracts/sandbox.openapi.yaml as data, its references into contracts/openapi.yaml resolved: what GET /__sandbox/openapi.json serves. */\nexport const sandboxContractDocument = ${JSON.stringify(sandbox, null, 2)}\n`,
   }
 }
 

@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'node',
           // Behaviour tests under test/, unit tests next to the small pure pieces they test.
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          // Every answer of a sandbox's control API is checked against its contract.
+          setupFiles: ['test/support/sandbox-answers.ts'],
           // The contract suite runs in its own order (consumer, provider, gate): `npm run contracts`.
           // test/cluster needs nginx and redis-server: `npm run test:cluster` (CI runs it after `npm test`).
           exclude: [

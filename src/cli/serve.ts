@@ -170,6 +170,7 @@ function banner(url: string, fromFixturesFile: boolean, readOnly: boolean): stri
     `  API reference  ${url}/docs/`,
     `  Contract       ${url}/openapi.yaml`,
     `  Admin API      ${url}/__sandbox/health`,
+    `  Inspector      ${url}/__sandbox/  (paste a tenant token)`,
     readOnly && !fromFixturesFile
       ? 'Fixture tokens (Authorization: Bearer <token>), read-only: this sandbox has an admin key;'
       : 'Fixture tokens (Authorization: Bearer <token>):',

@@ -1,9 +1,12 @@
-import type { components, operations } from '../generated/openapi.ts'
-import { type Connection, requestJson } from './request.ts'
+import type { components, operations, paths } from '../generated/openapi.ts'
+import { type Connection, contractRequest } from './request.ts'
 
 export type Plant = components['schemas']['Plant']
 export type NewPlant = components['schemas']['NewPlant']
 export type ListPlantsQuery = NonNullable<operations['listPlants']['parameters']['query']>
+
+/** Requests of the Plant Store API's operations, typed by `contracts/openapi.yaml`. */
+const send = contractRequest<paths>()
 
 export interface PlantStoreClientOptions extends Connection {
   /** The bearer token, or a function returning it (or `undefined` to send none). */
@@ -28,23 +31,22 @@ export class PlantStoreClient {
   }
 
   /** `GET /plants`: the tenant's plants, oldest first. */
-  async listPlants(query: ListPlantsQuery = {}): Promise<Plant[]> {
-    const search = query.limit === undefined ? '' : `?limit=${encodeURIComponent(String(query.limit))}`
-    return (await this.#request('GET', `/plants${search}`)) as Plant[]
+  listPlants(query: ListPlantsQuery = {}): Promise<Plant[]> {
+    return send(this.#options, 'get', '/plants', { query, token: this.#token() })
   }
 
   /** `POST /plants`: stores a plant and answers it back. */
-  async addPlant(plant: NewPlant): Promise<Plant> {
-    return (await this.#request('POST', '/plants', plant)) as Plant
+  addPlant(plant: NewPlant): Promise<Plant> {
+    return send(this.#options, 'post', '/plants', { body: plant, token: this.#token() })
   }
 
   /** `DELETE /plants/{id}`. */
   async deletePlant(id: number): Promise<void> {
-    await this.#request('DELETE', `/plants/${encodeURIComponent(String(id))}`)
+    await send(this.#options, 'delete', '/plants/{id}', { path: { id }, token: this.#token() })
   }
 
-  #request(method: string, path: string, body?: unknown): Promise<unknown> {
+  #token(): string | undefined {
     const { token } = this.#options
-    return requestJson(this.#options, method, path, { token: typeof token === 'function' ? token() : token, body })
+    return typeof token === 'function' ? token() : token
   }
 }

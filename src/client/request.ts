@@ -23,30 +23,132 @@ export interface Connection {
   readonly fetch?: typeof fetch
 }
 
+/** The methods a client sends, as openapi-typescript names them in `paths`. */
+type Method = 'get' | 'post' | 'delete'
+
+/** The paths of a contract's `paths` type that have this method. */
+export type PathsWith<Paths, M extends Method> = {
+  [P in keyof Paths]: Paths[P] extends { [K in M]: object } ? P : never
+}[keyof Paths] &
+  string
+
+/** The operation of a contract at this path and method, as openapi-typescript generates it. */
+export type OperationAt<Paths, P extends keyof Paths, M extends Method> = Paths[P] extends { [K in M]: infer O }
+  ? O
+  : never
+
+/** The path parameters an operation requires (`{ id: number }`), `never` when it has none. */
+type PathParams<O> = O extends { parameters: { path: infer P } } ? P : never
+
+/** The query parameters an operation takes, `never` when it takes none. */
+type Query<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [undefined] ? never : Q) : never
+
+/** The JSON body an operation takes, `never` when it takes none. */
+type Body<O> = O extends { requestBody?: infer B }
+  ? [NonNullable<B>] extends [never]
+    ? never
+    : NonNullable<B> extends { content: { 'application/json': infer J } }
+      ? J
+      : never
+  : never
+
+/** The JSON body of an operation's 2xx answer, `undefined` for one without a body (204). */
+export type AnswerOf<O> = O extends { responses: infer R }
+  ? {
+      [S in keyof R]: S extends 200 | 201 | 204
+        ? R[S] extends { content: { 'application/json': infer J } }
+          ? J
+          : undefined
+        : never
+    }[keyof R]
+  : never
+
 /**
- * Sends one request and answers its JSON body (`undefined` when empty);
- * throws {@link PlantStoreApiError} on a non-2xx status. What both clients share.
+ * What a request of an operation carries: its path parameters (required
+ * when the path has any), its query and body (when it takes them), and the
+ * bearer token and extra headers.
+ */
+export type RequestOf<O> = { token?: string | undefined; headers?: Record<string, string> } & ([PathParams<O>] extends [
+  never,
+]
+  ? { path?: never }
+  : { path: PathParams<O> }) &
+  ([Query<O>] extends [never] ? { query?: never } : { query?: Query<O> }) &
+  ([Body<O>] extends [never] ? { body?: never } : { body?: Body<O> })
+
+/**
+ * Sends one request of a contract's operation, named by its method and path
+ * template as the contract writes them, and answers its 2xx JSON body
+ * (`undefined` for a 204); throws {@link PlantStoreApiError} on any other
+ * status.
  *
  * @example
- * await requestJson({ baseUrl: 'http://127.0.0.1:4010' }, 'GET', '/plants', { token: 'psm_acme_read' })
+ * const send: ContractRequest<paths> = contractRequest
+ * await send(connection, 'delete', '/plants/{id}', { path: { id: 7 }, token })
  */
-export async function requestJson(
+export type ContractRequest<Paths> = <M extends Method, P extends PathsWith<Paths, M>>(
   connection: Connection,
-  method: string,
-  path: string,
-  options: { token?: string | undefined; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<unknown> {
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  method: M,
+  path: P,
+  request: RequestOf<OperationAt<Paths, P, M>>,
+) => Promise<AnswerOf<OperationAt<Paths, P, M>>>
+
+/** A request as it goes on the wire: the typed {@link RequestOf}, without its types. */
+interface WireRequest {
+  token?: string | undefined
+  headers?: Record<string, string>
+  path?: Readonly<Record<string, string | number>>
+  query?: Readonly<Record<string, string | number | undefined>>
+  body?: unknown
+}
+
+/**
+ * The one implementation of {@link ContractRequest}, for any contract: the
+ * path template filled in (each value percent-encoded), the query written
+ * in the order given (absent values left out), `Accept: application/json`,
+ * the bearer token, and a JSON body with its content type.
+ *
+ * @example
+ * await contractRequest<paths>()(connection, 'get', '/plants', { query: { limit: 10 }, token })
+ */
+export function contractRequest<Paths>(): ContractRequest<Paths> {
+  // The one place the wire's JSON is taken to be the contract's type: the
+  // contract tests check every answer the sandbox gives against the contract.
+  return send as ContractRequest<Paths>
+}
+
+async function send(connection: Connection, method: Method, template: string, request: WireRequest): Promise<unknown> {
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(request.path?.[name] ?? '')),
+  )
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) search.set(name, String(value))
+  }
+  const query = search.toString() === '' ? '' : `?${search}`
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers }
+  if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`
+  if (request.body !== undefined) headers['content-type'] = 'application/json'
   const doFetch = connection.fetch ?? fetch
-  const response = await doFetch(`${connection.baseUrl.replace(/\/+$/, '')}${path}`, {
-    method,
+  const response = await doFetch(`${connection.baseUrl.replace(/\/+$/, '')}${path}${query}`, {
+    method: method.toUpperCase(),
     headers,
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
   })
   const text = await response.text()
   const json: unknown = text === '' ? undefined : JSON.parse(text)
-  if (!response.ok) throw new PlantStoreApiError(response.status, json as ApiError | undefined)
+  if (!response.ok) throw new PlantStoreApiError(response.status, isApiError(json) ? json : undefined)
   return json
+}
+
+/** Whether a JSON value is an Error body. */
+function isApiError(value: unknown): value is ApiError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'error' in value &&
+    typeof value.error === 'number' &&
+    'message' in value &&
+    typeof value.message === 'string'
+  )
 }

@@ -1,23 +1,47 @@
-import type { ProvisionedTenant } from '../core/store.ts'
-import type { FaultRule, FaultRuleInput } from '../faults/rule.ts'
-import type { JournalEntry } from '../server/journal.ts'
-import { type Connection, requestJson } from './request.ts'
+import type { components, operations, paths } from '../generated/sandbox-openapi.ts'
+import { type Connection, contractRequest } from './request.ts'
 
-/** What `POST /__sandbox/tenants` takes: a count of seeded plants or the exact plants, an optional quota and time-to-live. */
-export interface TenantRecipe {
-  /** How many seeded plants (default: the sandbox's, 5), or the exact plants, oldest first. */
-  plants?: number | ReadonlyArray<{ id: number; name: string; tag?: string }>
-  /** The faker seed of a count of plants (default: random). */
-  seed?: number
-  /** Plants the tenant may hold, from 1 to the sandbox's quota (default: the sandbox's, 10,000). */
-  quota?: number
-  /** Seconds until the tenant's tokens stop working and it is removed (1 to 86,400). */
-  ttlSeconds?: number
+type Schemas = components['schemas']
+
+/** Requests of the sandbox control API's operations, typed by `contracts/sandbox.openapi.yaml`. */
+const send = contractRequest<paths>()
+
+/**
+ * What `POST /__sandbox/tenants` takes: a count of seeded plants or the exact
+ * plants, a seed, a time-to-live, a quota. The contract's `TenantRecipe`,
+ * whose exact plants may also be a read-only list (`as const`).
+ */
+export type TenantRecipe = Omit<Schemas['TenantRecipe'], 'plants'> & {
+  plants?: number | readonly Schemas['RecipePlant'][]
 }
 
-/** Which journaled requests to select (`GET /__sandbox/requests`); every field optional. */
-export interface RequestFilter {
-  method?: string
+/** What `POST /__sandbox/tenants` answers: the tenant's id, its tokens, and what it starts with. */
+export type ProvisionedTenant = Schemas['ProvisionedTenant']
+
+/** A fault rule as a test writes it (`POST /__sandbox/faults`). */
+export type FaultRuleInput = Schemas['FaultRuleInput']
+
+/** A fault rule as the sandbox lists it: what was written, its id, and how it has fired. */
+export type FaultRule = Schemas['FaultRule']
+
+/** One journaled exchange of a tenant with the Plant Store API. */
+export type JournalEntry = Schemas['JournalEntry']
+
+/** The answer of `GET /__sandbox/requests`. */
+export type JournalQueryAnswer = Schemas['JournalAnswer']
+
+/** A tenant's plants with their ids, as `GET /__sandbox/plants` answers them. */
+export type TenantPlantsAnswer = Schemas['TenantPlants']
+
+/** The query of `GET /__sandbox/requests`, as the contract writes it. */
+type RequestsQuery = NonNullable<operations['listRequests']['parameters']['query']>
+
+/**
+ * Which journaled requests to select (`GET /__sandbox/requests`); every field
+ * optional. The contract's query, with a status also as a number and the
+ * instants also as `Date`s.
+ */
+export interface RequestFilter extends Omit<RequestsQuery, 'status' | 'since' | 'until'> {
   /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
   path?: string
   /** A status (`503`), a class (`'5xx'`), or `0` for a transport fault. */
@@ -28,25 +52,6 @@ export interface RequestFilter {
   until?: Date | string
   /** At most this many, the most recent (1 to 1,000). */
   limit?: number
-}
-
-/** The answer of `GET /__sandbox/requests`. */
-export interface JournalQueryAnswer {
-  tenant: string
-  /** How many kept requests match (before `limit`). */
-  count: number
-  /** Requests dropped from the tenant's bounded journal since it was last cleared. */
-  dropped: number
-  requests: JournalEntry[]
-}
-
-/** A tenant's plants with their ids, as `GET /__sandbox/plants` answers them. */
-export interface TenantPlantsAnswer {
-  tenant: string
-  /** How many plants it holds. */
-  count: number
-  /** Its plants, oldest first. */
-  plants: Array<{ id: number; name: string; tag?: string }>
 }
 
 /** Thrown by {@link SandboxTenant.requests}' `verify` when the journal does not hold exactly the expected requests. */
@@ -105,10 +110,11 @@ export class SandboxClient {
   /** `POST /__sandbox/tenants`: a fresh, isolated tenant with its own tokens. */
   async provision(recipe: TenantRecipe = {}): Promise<SandboxTenant<ProvisionedTenant['tokens']>> {
     const { adminKey } = this.#options
-    const provisioned = (await requestJson(this.#options, 'POST', '/__sandbox/tenants', {
-      body: recipe,
+    const { plants } = recipe
+    const provisioned = await send(this.#options, 'post', '/__sandbox/tenants', {
+      body: { ...recipe, plants: plants === undefined || typeof plants === 'number' ? plants : [...plants] },
       ...(adminKey === undefined ? {} : { headers: { 'x-admin-key': adminKey } }),
-    })) as ProvisionedTenant
+    })
     return new SandboxTenant(this.#options, provisioned.tokens, provisioned)
   }
 
@@ -146,28 +152,29 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
   /** Its fault rules: `POST`, `GET` and `DELETE /__sandbox/faults`. */
   readonly faults = {
     /** Adds a rule after the others; answers it with its id. */
-    add: async (rule: FaultRuleInput): Promise<FaultRule> =>
-      (await this.#write('POST', '/__sandbox/faults', rule)) as FaultRule,
+    add: (rule: FaultRuleInput): Promise<FaultRule> =>
+      send(this.#connection, 'post', '/__sandbox/faults', { body: rule, token: this.#writer }),
     /** Its rules in the order they fire, with how often each fired. */
-    list: async (): Promise<FaultRule[]> => ((await this.#read('/__sandbox/faults')) as { faults: FaultRule[] }).faults,
+    list: async (): Promise<FaultRule[]> =>
+      (await send(this.#connection, 'get', '/__sandbox/faults', { token: this.#reader })).faults,
     /** One rule by id. */
-    get: async (id: string): Promise<FaultRule> =>
-      (await this.#read(`/__sandbox/faults/${encodeURIComponent(id)}`)) as FaultRule,
+    get: (id: string): Promise<FaultRule> =>
+      send(this.#connection, 'get', '/__sandbox/faults/{id}', { path: { id }, token: this.#reader }),
     /** Deletes one rule. */
     remove: async (id: string): Promise<void> => {
-      await this.#write('DELETE', `/__sandbox/faults/${encodeURIComponent(id)}`)
+      await send(this.#connection, 'delete', '/__sandbox/faults/{id}', { path: { id }, token: this.#writer })
     },
     /** Deletes all its rules. */
     clear: async (): Promise<void> => {
-      await this.#write('DELETE', '/__sandbox/faults')
+      await send(this.#connection, 'delete', '/__sandbox/faults', { token: this.#writer })
     },
   }
 
   /** Its request journal: `GET` and `DELETE /__sandbox/requests`. */
   readonly requests = {
     /** The journaled requests that match, with their count. */
-    list: async (filter: RequestFilter = {}): Promise<JournalQueryAnswer> =>
-      (await this.#read(`/__sandbox/requests${queryOf(filter)}`)) as JournalQueryAnswer,
+    list: (filter: RequestFilter = {}): Promise<JournalQueryAnswer> =>
+      send(this.#connection, 'get', '/__sandbox/requests', { query: queryOf(filter), token: this.#reader }),
     /** How many journaled requests match. */
     count: async (filter: RequestFilter = {}): Promise<number> => (await this.requests.list(filter)).count,
     /** Throws {@link SandboxVerificationError} unless exactly `expected` journaled requests match. */
@@ -177,44 +184,50 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
     },
     /** Empties its journal (its data stays). */
     clear: async (): Promise<void> => {
-      await this.#write('DELETE', '/__sandbox/requests')
+      await send(this.#connection, 'delete', '/__sandbox/requests', { token: this.#writer })
     },
   }
 
   /** `GET /__sandbox/plants`: its plants with their ids, oldest first (not journaled). */
-  async plants(): Promise<TenantPlantsAnswer> {
-    return (await this.#read('/__sandbox/plants')) as TenantPlantsAnswer
+  plants(): Promise<TenantPlantsAnswer> {
+    return send(this.#connection, 'get', '/__sandbox/plants', { token: this.#reader })
   }
 
   /** `POST /__sandbox/reset`: its plants back to how it started; its journal and fault rules emptied. */
   async reset(): Promise<void> {
-    await this.#write('POST', '/__sandbox/reset')
+    await send(this.#connection, 'post', '/__sandbox/reset', { token: this.#writer })
   }
 
   /** `DELETE /__sandbox/tenants/{id}`: removes it; its tokens stop working at once. Only for provisioned tenants. */
   async delete(): Promise<void> {
     const id =
-      this.provisioned?.tenant ?? ((await this.#read('/__sandbox/plants?limit=0')) as { tenant: string }).tenant
-    await this.#write('DELETE', `/__sandbox/tenants/${encodeURIComponent(id)}`)
+      this.provisioned?.tenant ??
+      (await send(this.#connection, 'get', '/__sandbox/plants', { query: { limit: 0 }, token: this.#reader })).tenant
+    await send(this.#connection, 'delete', '/__sandbox/tenants/{id}', { path: { id }, token: this.#writer })
   }
 
-  #read(path: string): Promise<unknown> {
-    return requestJson(this.#connection, 'GET', path, { token: this.tokens.read ?? this.tokens.write })
+  /** The token reads use: `read` when given, else `write`. */
+  get #reader(): string {
+    return this.tokens.read ?? this.tokens.write
   }
 
-  #write(method: string, path: string, body?: unknown): Promise<unknown> {
-    return requestJson(this.#connection, method, path, { token: this.tokens.write, body })
+  get #writer(): string {
+    return this.tokens.write
   }
 }
 
-function queryOf(filter: RequestFilter): string {
-  const search = new URLSearchParams()
-  for (const [name, value] of Object.entries(filter)) {
-    if (value === undefined) continue
-    search.set(name, value instanceof Date ? value.toISOString() : String(value))
+/** A filter as the contract's query: numbers and `Date`s written as the sandbox reads them. */
+function queryOf({ status, since, until, ...rest }: RequestFilter): RequestsQuery {
+  return {
+    ...rest,
+    ...(status === undefined ? {} : { status: String(status) }),
+    ...(since === undefined ? {} : { since: instant(since) }),
+    ...(until === undefined ? {} : { until: instant(until) }),
   }
-  const text = search.toString()
-  return text === '' ? '' : `?${text}`
+}
+
+function instant(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : value
 }
 
 function describeFilter({ method = 'any method', path = 'any path', status }: RequestFilter): string {

@@ -10,6 +10,12 @@
  * animation frame and at most {@link maxRows} are kept. In a background tab
  * (no animation frames) the waiting exchanges stay bounded too: at most
  * {@link maxRows} wait, and a timer shows them when no frame comes.
+ *
+ * It shows the tenant's contract coverage (operations × statuses), each
+ * exchange in full on a click, and, to a token with `plants:write` (the
+ * `hello` event names the token's scopes), controls that go through the
+ * admin API with the same token: add and remove fault rules, clear the
+ * journal, reset the tenant.
  */
 
 /** Rows the live table keeps; older ones are removed. */
@@ -20,8 +26,14 @@ const tokenKey = 'plant-store-inspector-token'
 
 /**
  * @typedef {{ id: string, at: string, operation: string | null,
- *   request: { method: string, path: string, query: string },
- *   response: { status: number, fault?: string } }} Exchange
+ *   request: { method: string, path: string, query: string, headers: Record<string, string>, body: string | null },
+ *   response: { status: number, fault?: string, headers: Record<string, string>, body: string | null } }} Exchange
+ * @typedef {{ condition: string, hits: number }} Condition
+ * @typedef {{ operationId: string, method: string, path: string,
+ *   responses: { status: number, hits: number, conditions?: Condition[] }[] }} CoveredOperation
+ * @typedef {{ answer: string, hits: number }} Extra
+ * @typedef {{ covered: number, total: number, percent: number, operations: CoveredOperation[],
+ *   undocumented: Extra[], unrouted: Extra[] }} Coverage
  * @typedef {{ id: number, name: string, tag?: string }} Plant
  * @typedef {{ id: string, method?: string, path?: string, status?: number, fault?: string, delayMs?: number,
  *   times?: number, remaining?: number, expiresAt?: string, fired: number, active: boolean }} Rule
@@ -51,6 +63,23 @@ const faultsTable = element('#faults', HTMLTableElement)
 const tail = element('#tail tbody', HTMLTableSectionElement)
 const tailCount = element('#tail-count', HTMLElement)
 const skippedNote = element('#skipped', HTMLElement)
+const coverageTable = element('#coverage', HTMLTableElement)
+const coverageHead = element('#coverage thead tr', HTMLTableRowElement)
+const coverageBody = element('#coverage tbody', HTMLTableSectionElement)
+const coverageSummary = element('#coverage-summary', HTMLElement)
+const coverageEmpty = element('#coverage-empty', HTMLElement)
+const coverageExtra = element('#coverage-extra', HTMLElement)
+const faultForm = element('#add-fault', HTMLFormElement)
+const controlError = element('#control-error', HTMLElement)
+const dialog = element('#exchange', HTMLDialogElement)
+
+/** The exchange each row of the live table shows, for its details (rows are bounded, so is this). */
+/** @type {WeakMap<HTMLTableRowElement, Exchange>} */
+const exchangeOfRow = new WeakMap()
+/** The token being watched: the controls send it to the admin API. */
+let currentToken = ''
+/** Whether the token may change the tenant (`plants:write`): the controls are shown only then. */
+let writable = false
 
 /** @type {AbortController | undefined} */
 let watching
@@ -122,6 +151,18 @@ function showFaults({ faults }) {
         cell('td', left.filter(Boolean).join(', ') || 'until deleted'),
         cell('td', String(rule.fired), 'fired'),
       )
+      if (writable) {
+        const remove = cell('button', 'Remove', 'remove')
+        remove.setAttribute('type', 'button')
+        remove.setAttribute('aria-label', `Remove fault rule ${rule.id}`)
+        remove.addEventListener('click', () => {
+          void control('DELETE', `faults/${encodeURIComponent(rule.id)}`)
+        })
+        const action = document.createElement('td')
+        action.className = 'control'
+        action.append(remove)
+        row.append(action)
+      }
       return row
     }),
   )
@@ -130,9 +171,10 @@ function showFaults({ faults }) {
 /** @param {Exchange} exchange */
 function exchangeRow({ id, at, operation, request, response }) {
   const row = document.createElement('tr')
-  row.className = `s${Math.floor(response.status / 100)}`
+  row.className = statusClass(response.status)
   row.dataset.id = id
   row.dataset.status = String(response.status)
+  row.tabIndex = 0
   const path = request.query === '' ? request.path : `${request.path}?${request.query}`
   row.append(
     cell('td', at.slice(11, 23)),
@@ -143,6 +185,161 @@ function exchangeRow({ id, at, operation, request, response }) {
     cell('td', operation ?? '–'),
   )
   return row
+}
+
+/** The row or cell class of a status: `s2` … `s5`, `s0` for a transport fault. @param {number} status */
+function statusClass(status) {
+  return `s${Math.floor(status / 100)}`
+}
+
+/**
+ * The coverage grid: one row per operation, one column per status any operation declares; a cell a status
+ * does not declare is empty. Conditions (401 missing / invalid / expired token…) show on hover and under the count.
+ * @param {Coverage} report
+ */
+function showCoverage(report) {
+  const statuses = [...new Set(report.operations.flatMap(({ responses }) => responses.map(({ status }) => status)))]
+  statuses.sort((a, b) => a - b)
+  coverageSummary.textContent = `(${report.covered} of ${report.total} answers, ${report.percent}%)`
+  coverageEmpty.hidden = true
+  coverageTable.hidden = false
+  coverageHead.replaceChildren(cell('th', 'Operation'), ...statuses.map((status) => cell('th', String(status))))
+  coverageBody.replaceChildren(
+    ...report.operations.map(({ operationId, method, path, responses }) => {
+      const row = document.createElement('tr')
+      row.dataset.operation = operationId
+      const name = cell('th', `${method} ${path}`)
+      name.setAttribute('scope', 'row')
+      name.title = operationId
+      row.append(name)
+      for (const status of statuses) {
+        const declared = responses.find((response) => response.status === status)
+        if (!declared) {
+          row.append(cell('td', '', 'undeclared'))
+          continue
+        }
+        const td = cell('td', String(declared.hits), `${declared.hits > 0 ? 'hit' : 'miss'} ${statusClass(status)}`)
+        td.dataset.status = String(status)
+        td.dataset.hits = String(declared.hits)
+        const lines = [`${operationId} → ${status}: ${times(declared.hits)}`]
+        const seen = (declared.conditions ?? []).filter(({ hits }) => hits > 0)
+        for (const { condition, hits } of declared.conditions ?? []) lines.push(`  ${condition}: ${hits}`)
+        td.title = lines.join('\n')
+        if (seen.length > 0) {
+          const causes = cell('small', seen.map(({ condition, hits }) => `${condition} ${hits}`).join(' · '))
+          td.append(causes)
+        }
+        row.append(td)
+      }
+      return row
+    }),
+  )
+  const extras = [...report.undocumented, ...report.unrouted]
+  coverageExtra.hidden = extras.length === 0
+  coverageExtra.textContent = `Outside the contract: ${extras.map(({ answer, hits }) => `${answer} ×${hits}`).join(', ')}`
+}
+
+/** @param {HTMLTableSectionElement} body @param {Record<string, string>} headers */
+function showHeaders(body, headers) {
+  const names = Object.keys(headers)
+  body.replaceChildren(
+    ...(names.length === 0
+      ? [
+          (() => {
+            const row = document.createElement('tr')
+            row.append(cell('td', '(none)'))
+            return row
+          })(),
+        ]
+      : names.map((name) => {
+          const row = document.createElement('tr')
+          row.append(cell('th', name), cell('td', headers[name] ?? ''))
+          return row
+        })),
+  )
+}
+
+/** A body as text, indented when it is JSON; a line saying so when there is none. @param {string | null} body */
+function bodyText(body) {
+  if (body === null || body === '') return '(no body)'
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2)
+  } catch {
+    return body
+  }
+}
+
+/** Opens the exchange in full: request and response headers and bodies, as the journal keeps them. @param {Exchange} exchange */
+function showExchange({ id, at, operation, request, response }) {
+  const path = request.query === '' ? request.path : `${request.path}?${request.query}`
+  element('#exchange-title', HTMLElement).textContent = `${request.method} ${path}`
+  element('#exchange-meta', HTMLElement).textContent = `Request id ${id} · ${at} · operation ${operation ?? 'none'}`
+  element('#request-line', HTMLElement).textContent = `${request.method} ${path}`
+  showHeaders(element('#request-headers tbody', HTMLTableSectionElement), request.headers)
+  element('#request-body', HTMLElement).textContent = bodyText(request.body)
+  const line = element('#response-line', HTMLElement)
+  line.textContent =
+    response.status === 0 ? `No answer: the transport failed (${response.fault ?? 'fault'})` : `${response.status}`
+  line.className = `line ${statusClass(response.status)}`
+  showHeaders(element('#response-headers tbody', HTMLTableSectionElement), response.headers)
+  element('#response-body', HTMLElement).textContent = bodyText(response.body)
+  dialog.dataset.id = id
+  if (!dialog.open) dialog.showModal()
+}
+
+/** @param {string} text */
+function showControlError(text) {
+  controlError.hidden = text === ''
+  controlError.textContent = text
+}
+
+/** Forgets the rows shown: the journal was cleared (or the tenant reset). */
+function clearTail() {
+  pending = []
+  received = 0
+  skipped = 0
+  tail.replaceChildren()
+  tailCount.textContent = ''
+  skippedNote.hidden = true
+}
+
+/**
+ * Calls the admin API with the watched token; shows the server's Error message when it refuses.
+ * @param {string} method @param {string} path @param {unknown} [body]
+ * @returns {Promise<Response | undefined>} the answer when it succeeded
+ */
+async function control(method, path, body) {
+  showControlError('')
+  /** @type {Record<string, string>} */
+  const headers = { authorization: `Bearer ${currentToken}` }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  try {
+    const response = await fetch(path, {
+      method,
+      headers,
+      cache: 'no-store',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    if (response.ok) return response
+    const error = await response.json().catch(() => undefined)
+    showControlError(`${response.status}: ${error?.message ?? 'the sandbox refused.'}`)
+  } catch {
+    showControlError('The sandbox could not be reached.')
+  }
+  return undefined
+}
+
+/** Asks for the tenant's coverage again (after the journal was cleared: the stream sends it on the next exchange). */
+async function refreshCoverage() {
+  const response = await control('GET', 'coverage')
+  if (response) showCoverage(await response.json())
+}
+
+/** Shows the controls only to a token that may change the tenant. @param {readonly string[]} scopes */
+function setWritable(scopes) {
+  writable = scopes.includes('plants:write')
+  for (const node of document.querySelectorAll('.control')) if (node instanceof HTMLElement) node.hidden = !writable
+  showControlError('')
 }
 
 /** Shows what arrived at the next animation frame, or after {@link frameFallbackMs} if no frame comes. */
@@ -161,7 +358,12 @@ function renderTail() {
   const batch = pending
   pending = []
   const rows = document.createDocumentFragment()
-  for (let i = batch.length - 1; i >= 0; i--) rows.append(exchangeRow(/** @type {Exchange} */ (batch[i])))
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const exchange = /** @type {Exchange} */ (batch[i])
+    const row = exchangeRow(exchange)
+    exchangeOfRow.set(row, exchange)
+    rows.append(row)
+  }
   tail.prepend(rows)
   while (tail.rows.length > maxRows) tail.deleteRow(-1)
   tailCount.textContent = `(${received} seen, newest first)`
@@ -174,10 +376,12 @@ function onEvent(name, data) {
   switch (name) {
     case 'hello':
       tenantName.textContent = data.tenant
-      setState('live', `Watching tenant ${data.tenant}.`)
-      tail.replaceChildren()
-      received = 0
-      skipped = 0
+      setWritable(data.scopes ?? [])
+      setState('live', `Watching tenant ${data.tenant}${writable ? '' : ' (read-only token: no controls)'}.`)
+      clearTail()
+      break
+    case 'coverage':
+      showCoverage(data)
       break
     case 'plants':
       showPlants(data)
@@ -199,6 +403,10 @@ function onEvent(name, data) {
     case 'gone':
       setState('gone', `Tenant ${data.tenant} no longer exists (deleted, expired or evicted).`)
       sessionStorage.removeItem(tokenKey)
+      break
+    case 'released':
+      // This replica handed the tenant over: the stream ends and the page reconnects to whichever serves it now.
+      setState('error', `Tenant ${data.tenant} moved to another replica; reconnecting…`)
       break
     case 'expired':
       setState('gone', 'The token has expired; paste a current one to keep watching.')
@@ -242,6 +450,7 @@ async function watch(token) {
   const controller = new AbortController()
   watching = controller
   sessionStorage.setItem(tokenKey, token)
+  currentToken = token
   setState('connecting', 'Connecting…')
   try {
     const response = await fetch('events', {
@@ -276,8 +485,71 @@ form.addEventListener('submit', (event) => {
 element('#disconnect', HTMLButtonElement).addEventListener('click', () => {
   watching?.abort()
   watching = undefined
+  currentToken = ''
+  setWritable([])
   sessionStorage.removeItem(tokenKey)
   setState('idle', 'Not watching any tenant.')
+})
+
+tail.addEventListener('click', (event) => {
+  const row = event.target instanceof Element ? event.target.closest('tr') : null
+  const exchange = row && exchangeOfRow.get(row)
+  if (exchange) showExchange(exchange)
+})
+tail.addEventListener('keydown', (event) => {
+  const row = event.target instanceof HTMLTableRowElement ? event.target : null
+  const exchange = row && exchangeOfRow.get(row)
+  if (exchange && (event.key === 'Enter' || event.key === ' ')) {
+    event.preventDefault()
+    showExchange(exchange)
+  }
+})
+element('#exchange-close', HTMLButtonElement).addEventListener('click', () => dialog.close())
+// A click on the backdrop (outside the dialog's box) closes it too.
+dialog.addEventListener('click', (event) => {
+  if (event.target === dialog) {
+    const box = dialog.getBoundingClientRect()
+    const inside =
+      event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom
+    if (!inside) dialog.close()
+  }
+})
+
+/** A form field as the rule's JSON wants it: left out when empty, a number when it reads as one, else as typed. */
+function ruleField(/** @type {FormDataEntryValue | null} */ value, /** @type {boolean} */ numeric) {
+  const text = typeof value === 'string' ? value.trim() : ''
+  if (text === '') return undefined
+  return numeric && /^-?\d+$/.test(text) ? Number(text) : text
+}
+
+faultForm.addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const fields = new FormData(faultForm)
+  /** @type {Record<string, unknown>} */
+  const rule = {}
+  for (const [name, numeric] of /** @type {const} */ ([
+    ['method', false],
+    ['path', false],
+    ['status', true],
+    ['times', true],
+  ])) {
+    const value = ruleField(fields.get(name), numeric)
+    if (value !== undefined) rule[name] = value
+  }
+  // The server checks the rule and says what is wrong with it (400); the stream shows the new rule.
+  if (await control('POST', 'faults', rule)) faultForm.reset()
+})
+
+element('#clear-journal', HTMLButtonElement).addEventListener('click', async () => {
+  if (await control('DELETE', 'requests')) {
+    clearTail()
+    await refreshCoverage()
+  }
+})
+
+element('#reset', HTMLButtonElement).addEventListener('click', async () => {
+  // The stream sends the seeded plants and the emptied coverage; the journal was forgotten with them.
+  if (await control('POST', 'reset')) clearTail()
 })
 
 /** The token of a `#token=…` fragment, removed from the address bar; `null` when there is none. */

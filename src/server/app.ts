@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import { errorResponse, renderError } from '../core/errors.ts'
 import { echoed } from '../core/unknown-names.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
-import { docsRouter } from './docs.ts'
+import { docsRouter, sandboxContractMiddleware } from './docs.ts'
 import { requestLog } from './request-log.ts'
 import {
   type CreateAppOptions,
@@ -39,7 +39,7 @@ function routerOf({ api, admin, inspector }: SandboxParts): Router {
     if (req.url.startsWith('/plants')) apiMiddleware(req, res, next)
     else next()
   })
-  router.use('/__sandbox', inspector.middleware, toMiddleware(admin))
+  router.use('/__sandbox', inspector.middleware, sandboxContractMiddleware, toMiddleware(admin))
   router.use(docsRouter())
   // Everything else is the core's 404 (or 405) Error body.
   router.use(apiMiddleware)

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import express, { type Request, type Router } from 'express'
+import express, { type Request, type RequestHandler, type Router } from 'express'
 import type { Document } from 'yaml'
+import { methodNotAllowed, renderError } from '../core/errors.ts'
+import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+import { sendCoreResponse } from './adapter.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -55,10 +58,45 @@ async function servedDocument(req: Request): Promise<Document> {
 /** Swagger UI's own files from the `swagger-ui-dist` package: no CDN, works offline. */
 const swaggerUiDir = dirname(require.resolve('swagger-ui-dist/package.json'))
 
-/** Points Swagger UI at our contract, relative to `/docs/` so that it works below any mount point. */
+/** The mount point of the sandbox control API, which its contract's paths begin with. */
+const sandboxMount = '/__sandbox'
+
+/**
+ * Serves the sandbox control API's contract (`contracts/sandbox.openapi.yaml`,
+ * as generated into `src/generated`) at `GET /__sandbox/openapi.json`, for
+ * the `/__sandbox` mount point: its `servers` is the origin and mount point
+ * of the whole sandbox (the contract's paths begin with `/__sandbox`), as
+ * the request came in; another method is a 405. Anything else goes on to `next`.
+ *
+ * @example
+ * router.use('/__sandbox', sandboxContractMiddleware, toMiddleware(admin))
+ */
+export const sandboxContractMiddleware: RequestHandler = (req, res, next) => {
+  if (req.path !== '/openapi.json') {
+    next()
+    return
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendCoreResponse(req, res, renderError(methodNotAllowed(req.method, 'GET, HEAD')))
+    return
+  }
+  const host = req.get('host')
+  const base = req.baseUrl.endsWith(sandboxMount) ? req.baseUrl.slice(0, -sandboxMount.length) : req.baseUrl
+  const server = {
+    url: host === undefined ? base || '/' : `${req.protocol}://${host}${base}`,
+    description: 'This sandbox: where this document was served from.',
+  }
+  res.type('application/json').send(JSON.stringify({ ...sandboxContractDocument, servers: [server] }))
+}
+
+/** Points Swagger UI at both contracts, relative to `/docs/` so that it works below any mount point. */
 const initializer = `window.onload = function () {
   window.ui = SwaggerUIBundle({
-    url: '../openapi.json',
+    urls: [
+      { url: '../openapi.json', name: 'Plant Store API' },
+      { url: '../__sandbox/openapi.json', name: 'Sandbox control API (/__sandbox)' },
+    ],
+    'urls.primaryName': 'Plant Store API',
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -75,8 +113,10 @@ const home = `<!doctype html>
 <h1>Plant Store sandbox</h1>
 <p>A stateful, multi-tenant mock of the Plant Store API.</p>
 <ul>
-<li><a href="docs/">API reference</a> (Swagger UI)</li>
+<li><a href="docs/">API reference</a> (Swagger UI): the Plant Store API and the sandbox control API</li>
 <li><a href="openapi.yaml">openapi.yaml</a> and <a href="openapi.json">openapi.json</a>: the contract</li>
+<li><a href="__sandbox/openapi.json">__sandbox/openapi.json</a>: the sandbox control API's contract</li>
+<li><a href="__sandbox/">Inspector</a>: a tenant's live requests, coverage and fault rules (with its token)</li>
 <li><a href="__sandbox/health">__sandbox/health</a></li>
 </ul>
 </body>
@@ -96,7 +136,9 @@ const securityHeaders = {
 
 /**
  * The documentation routes: `/` (a page linking the rest), `/openapi.yaml`,
- * `/openapi.json` and the Swagger UI reference at `/docs/`.
+ * `/openapi.json` and the Swagger UI reference at `/docs/`, which shows the
+ * Plant Store API and the sandbox control API (served by
+ * {@link sandboxContractMiddleware}).
  *
  * @example
  * app.use(docsRouter())

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { authenticate, authorize } from '../core/auth.ts'
+import { authenticate, authorize, bearerToken } from '../core/auth.ts'
+import type { TenantCoverage } from '../core/coverage.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
@@ -13,6 +14,8 @@ export interface InspectorOptions {
   store: PlantStore
   journal: RequestJournal
   faults: FaultRules
+  /** The tenants' contract coverage: a stream carries its tenant's whenever an exchange may have changed it. */
+  coverage?: TenantCoverage | undefined
   /** Live streams one tenant may hold open at once (default 4); more are refused with 429. */
   maxStreamsPerTenant?: number
 }
@@ -59,6 +62,7 @@ interface Stream {
   skipped: number
   plantsChanged: boolean
   faultsChanged: boolean
+  coverageChanged: boolean
   /** Ended or destroyed: nothing more is written, though it counts until its socket is closed. */
   closing: boolean
   /** Bytes written to it so far. */
@@ -103,8 +107,15 @@ export interface Inspector {
    * answers what it owns and hands the rest to `next` (plain Node: no Express needed).
    */
   readonly middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void
-  /** A tenant's plants changed outside the API (a reset): its streams get them again. */
-  plantsChanged(tenantId: string): void
+  /** A tenant was reset (its plants seeded again, its journal and coverage forgotten): its streams get them again. */
+  reset(tenantId: string): void
+  /**
+   * A cluster replica stops serving a tenant (handed over to another, or
+   * evicted, deleted or expired): its streams end at once with a `released`
+   * event; the page reconnects and reaches whichever replica serves it now
+   * (or learns from a 401 that it is gone).
+   */
+  release(tenantId: string): void
 }
 
 /**
@@ -112,18 +123,28 @@ export interface Inspector {
  * (with its script and style, served from the package's own files under a
  * strict CSP) and its event stream `GET /__sandbox/events` (server-sent
  * events, authorised by the tenant's token in `Authorization`, never in the
- * URL). A stream carries only its tenant's exchanges, as the journal records
- * them, with its plants and fault rules whenever they change; events are
+ * URL). It opens with a `hello` event naming the tenant and the token's
+ * scopes (the page shows its controls only to a token with `plants:write`).
+ * A stream carries only its tenant's exchanges, as the journal records
+ * them (redacted, bodies cut), with its plants, fault rules and contract
+ * coverage whenever they change; events are
  * batched, queues and streams bounded ({@link inspectorLimits}). A stream
- * ends with a `gone` event when its tenant is removed and an `expired` event
- * when its token expires; one too far behind is destroyed; each counts
+ * ends with a `gone` event when its tenant is removed, an `expired` event
+ * when its token expires and a `released` event when a cluster replica lets
+ * its tenant go ({@link Inspector.release}); one too far behind is destroyed; each counts
  * towards the caps until its socket is closed.
  *
  * @example
  * const inspector = createInspector({ store, journal, faults })
  * router.use('/__sandbox', inspector.middleware)
  */
-export function createInspector({ store, journal, faults, maxStreamsPerTenant = 4 }: InspectorOptions): Inspector {
+export function createInspector({
+  store,
+  journal,
+  faults,
+  coverage,
+  maxStreamsPerTenant = 4,
+}: InspectorOptions): Inspector {
   const streams = new Set<Stream>()
   let ticker: ReturnType<typeof setInterval> | undefined
   let ticks = 0
@@ -138,6 +159,8 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
         stream.skipped++
       }
       stream.queue.push(entry)
+      // The exchange was counted too (coverage and journal observe the same outcome).
+      stream.coverageChanged = true
       const wrote = entry.operation === 'addPlant' || entry.operation === 'deletePlant'
       if (wrote && entry.response.status >= 200 && entry.response.status < 300) stream.plantsChanged = true
     })
@@ -178,8 +201,21 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
     }, inspectorLimits.endGraceMs).unref()
   }
 
+  /** A tenant's `coverage` event, built once per batch however many of its streams are open. */
+  const coverageEvents = new Map<string, string>()
+  const coverageOf = (tenantId: string) => {
+    if (!coverage) return ''
+    let text = coverageEvents.get(tenantId)
+    if (text === undefined) {
+      text = event('coverage', coverage.report(tenantId))
+      coverageEvents.set(tenantId, text)
+    }
+    return text
+  }
+
   const flush = () => {
     ticks++
+    coverageEvents.clear()
     const heartbeat = ticks % Math.round(inspectorLimits.heartbeatMs / inspectorLimits.flushIntervalMs) === 0
     for (const stream of streams) {
       if (stream.closing) continue
@@ -203,11 +239,13 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
       let required = ''
       if (stream.plantsChanged) required += plantsEvent(store, tenantId)
       if (stream.faultsChanged) required += event('faults', { faults: faults.list(tenantId) })
+      if (stream.coverageChanged) required += coverageOf(tenantId)
       const exchanges = stream.queue.splice(0)
       const { skipped } = stream
       stream.skipped = 0
       stream.plantsChanged = false
       stream.faultsChanged = false
+      stream.coverageChanged = false
       if (required === '' && exchanges.length === 0 && skipped === 0) {
         if (heartbeat) writeWithin(stream, ': keep-alive\n\n', [], 0)
         continue
@@ -215,6 +253,7 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
       // A client that cannot take even part of the batch is let go rather than buffered for without bound.
       if (!writeWithin(stream, required, exchanges, skipped)) destroy(stream)
     }
+    coverageEvents.clear()
   }
 
   const events = async (req: IncomingMessage, res: ServerResponse) => {
@@ -224,7 +263,7 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
       const authorization = requestHeader(req, 'authorization')
       const principal = authenticate(store, authorization)
       authorize(principal, 'plants:read')
-      const { tenantId } = principal
+      const { tenantId, scopes } = principal
       let tenantStreams = 0
       for (const stream of streams) if (stream.tenantId === tenantId) tenantStreams++
       if (tenantStreams >= maxStreamsPerTenant || streams.size >= inspectorLimits.maxStreams) {
@@ -245,13 +284,14 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
       })
       const stream: Stream = {
         tenantId,
-        // `authenticate` accepted it: the token follows the scheme and its spaces.
-        token: (authorization ?? '').replace(/^\S+ +/, ''),
+        // `authenticate` accepted it: it is a bearer token.
+        token: bearerToken(authorization) ?? '',
         res,
         queue: [],
         skipped: 0,
         plantsChanged: false,
         faultsChanged: false,
+        coverageChanged: false,
         closing: false,
         written: 0,
         deliveredAtHeartbeat: 0,
@@ -261,8 +301,9 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
       ticker.unref?.()
       res.on('close', () => release(stream))
       const opening =
-        `retry: 2000\n\n${event('hello', { tenant: tenantId })}${plantsEvent(store, tenantId)}` +
-        event('faults', { faults: faults.list(tenantId) })
+        `retry: 2000\n\n${event('hello', { tenant: tenantId, scopes })}` +
+        `${plantsEvent(store, tenantId)}${event('faults', { faults: faults.list(tenantId) })}` +
+        (coverage ? event('coverage', coverage.report(tenantId)) : '')
       const backlog = journal.entries(tenantId)
       const kept = backlog.slice(-inspectorLimits.maxQueuedExchanges)
       if (!writeWithin(stream, opening, kept, backlog.length - kept.length)) destroy(stream)
@@ -294,10 +335,16 @@ export function createInspector({ store, journal, faults, maxStreamsPerTenant = 
   }
   return {
     middleware,
-    plantsChanged(tenantId) {
+    reset(tenantId) {
       each(tenantId, (stream) => {
         stream.plantsChanged = true
+        stream.coverageChanged = true
       })
+    },
+    release(tenantId) {
+      // Handed over or removed, the page reconnects: the replica serving it now answers, or a 401 says it is gone.
+      const last = event('released', { tenant: tenantId })
+      each(tenantId, (stream) => finish(stream, last))
     },
   }
 }

@@ -146,8 +146,11 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     store,
     journal,
     faults,
+    coverage,
     maxStreamsPerTenant: options.maxStreamsPerTenant,
   })
+  // A tenant this replica stops serving ends its live streams, as admin forgets its journal.
+  replica?.onRelease(inspector.release)
   const admin = createAdmin({
     store,
     journal,
@@ -159,7 +162,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     tenantIdleMs: options.tenantIdleMs,
     readOnlyWorld,
     plantsPerTenant: options.plantsPerTenant,
-    onReset: inspector.plantsChanged,
+    onReset: inspector.reset,
     onRemoved: (tenants, reason) => eventLog?.info({ tenants, reason }, 'tenants removed'),
     onProvisioned: (tenant, evicted) => {
       eventLog?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')

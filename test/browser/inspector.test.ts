@@ -1,7 +1,9 @@
 /**
  * The live inspector at /__sandbox/ in real Chromium: a tenant's plants,
  * fault rules and live requests, never another tenant's, responsive with a
- * busy tenant, and the token never in a URL sent to the server.
+ * busy tenant, and the token never in a URL sent to the server; its contract
+ * coverage grid, each exchange in full, and the controls a write token gets
+ * (fault rules, clearing the journal, a reset), which a read-only one does not.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest'
@@ -231,4 +233,165 @@ test('shows the live requests, and keeps what waits bounded, when no animation f
     { polling: 100 },
   )
   expect(await page.$$eval('#tail tbody tr', (trs) => trs.length)).toBe(200)
+})
+
+/** The coverage grid's cell of an operation's status. */
+const coverageCell = (operation: string, status: number) =>
+  `#coverage tr[data-operation="${operation}"] td[data-status="${status}"]`
+
+/** Waits until the grid counts `hits` for an operation's status. */
+async function waitForHits(page: Page, operation: string, status: number, hits: number) {
+  await page.waitForSelector(`${coverageCell(operation, status)}[data-hits="${hits}"]`)
+}
+
+test('shows the tenant’s contract coverage, counting a hit as soon as a request provokes it, with the causes of a status', async () => {
+  const shop = await client.provision({ plants: 2 })
+  const { page, problems } = await openInspector(shop.tokens.write)
+  await waitForHits(page, 'listPlants', 200, 0)
+  expect(await page.textContent('#coverage-summary')).toMatch(/^\(0 of \d+ answers, 0%\)$/)
+
+  await send(shop, 'GET', '/plants')
+  await send(shop, 'POST', '/plants', { headers: { 'content-type': 'application/json' }, body: '{"id":9}' })
+  await waitForHits(page, 'listPlants', 200, 1)
+  await waitForHits(page, 'addPlant', 400, 1)
+
+  const invalid = await page.$eval(coverageCell('addPlant', 400), (td) => ({
+    text: td.textContent,
+    title: (td as HTMLElement).title,
+    className: td.className,
+  }))
+  expect(invalid.text).toBe('1name 1')
+  expect(invalid.title).toContain('name: 1')
+  expect(invalid.className).toContain('hit')
+  expect(await page.$eval(coverageCell('deletePlant', 204), (td) => td.className)).toContain('miss')
+  // A status an operation does not declare has an empty cell.
+  expect(await page.$$eval('#coverage td.undeclared', (cells) => cells.length)).toBeGreaterThan(0)
+  expect(await page.textContent('#coverage-summary')).toMatch(/^\(2 of \d+ answers/)
+  expect(problems).toEqual([])
+  await saveScreenshot(page, 'inspector-coverage')
+})
+
+test('shows an exchange in full on a click: request and response headers and bodies, the token redacted', async () => {
+  const shop = await client.provision({ plants: 1 })
+  const { page, problems } = await openInspector(shop.tokens.write)
+  await send(shop, 'POST', '/plants', {
+    headers: { 'content-type': 'application/json', 'x-request-id': 'inspector-detail-1' },
+    body: '{"id":3,"name":"Fig","tag":"indoor"}',
+  })
+  await page.click('#tail tbody tr[data-id="inspector-detail-1"]')
+  await page.waitForSelector('#exchange[open]')
+
+  expect(await page.textContent('#exchange-title')).toBe('POST /plants')
+  expect(await page.textContent('#exchange-meta')).toContain('inspector-detail-1')
+  const headers = (table: string) =>
+    page.$$eval(`${table} tbody tr`, (trs) =>
+      Object.fromEntries(trs.map((tr) => [tr.children[0]?.textContent, tr.children[1]?.textContent])),
+    )
+  const sent = await headers('#request-headers')
+  expect(sent.authorization).toBe('Bearer [redacted]')
+  expect(sent['content-type']).toBe('application/json')
+  expect(JSON.parse((await page.textContent('#request-body')) ?? '')).toEqual({ id: 3, name: 'Fig', tag: 'indoor' })
+  expect(await page.textContent('#response-line')).toBe('200')
+  expect((await headers('#response-headers'))['content-type']).toBe('application/json')
+  expect(JSON.parse((await page.textContent('#response-body')) ?? '')).toEqual({ name: 'Fig', tag: 'indoor' })
+  // The request body is shown indented, as JSON is easier read.
+  expect(await page.textContent('#request-body')).toContain('\n  "name": "Fig"')
+  expect(await page.content()).not.toContain(shop.tokens.write)
+  await saveScreenshot(page, 'inspector-exchange-detail')
+
+  await page.keyboard.press('Escape')
+  await page.waitForSelector('#exchange:not([open])', { state: 'attached' })
+  expect(problems).toEqual([])
+})
+
+test('adds a fault rule from its form, which the next API call gets, says why the sandbox refuses a bad one, and removes it', async () => {
+  const shop = await client.provision({ plants: 1 })
+  const { page, problems } = await openInspector(shop.tokens.write)
+  await page.selectOption('#add-fault [name=method]', 'GET')
+  await page.fill('#add-fault [name=path]', '/plants')
+  await page.fill('#add-fault [name=status]', '503')
+  await page.click('#add-fault button[type=submit]')
+  await page.waitForFunction(() => document.querySelectorAll('#faults tbody tr').length === 1)
+  expect(await page.textContent('#faults tbody tr')).toContain('GET /plants')
+  expect(await send(shop, 'GET', '/plants')).toBe(503)
+  expect(await send(shop, 'GET', '/plants')).toBe(503)
+  // listPlants declares no 503: the grid lists it apart, as an answer outside the contract.
+  await page.waitForFunction(() =>
+    document.querySelector('#coverage-extra')?.textContent?.includes('listPlants 503 ×2'),
+  )
+
+  // The server checks the rule: its Error message is shown as it is.
+  const refused = await fetch(`${origin}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${shop.tokens.write}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 503, times: 0 }),
+  })
+  expect(refused.status).toBe(400)
+  const { message } = (await refused.json()) as { message: string }
+  await page.fill('#add-fault [name=status]', '503')
+  await page.fill('#add-fault [name=times]', '0')
+  await page.click('#add-fault button[type=submit]')
+  await page.waitForSelector('#control-error:not([hidden])')
+  expect(await page.textContent('#control-error')).toBe(`400: ${message}`)
+  await saveScreenshot(page, 'inspector-fault-form')
+
+  await page.click('#faults tbody tr button.remove')
+  await page.waitForSelector('#faults-empty:not([hidden])')
+  expect(await send(shop, 'GET', '/plants')).toBe(200)
+  expect(await shop.faults.list()).toEqual([])
+  // Chromium logs the refused request itself; the page threw nothing.
+  expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])
+})
+
+test('clears the journal and resets the tenant from its controls', async () => {
+  const shop = await client.provision({ plants: [{ id: 1, name: 'Monstera' }] })
+  const { page, problems } = await openInspector(shop.tokens.write)
+  await send(shop, 'POST', '/plants', {
+    headers: { 'content-type': 'application/json' },
+    body: '{"id":2,"name":"Fig"}',
+  })
+  await send(shop, 'GET', '/plants')
+  await page.waitForFunction(() => document.querySelectorAll('#tail tbody tr').length === 2)
+  await page.waitForFunction(() => document.querySelectorAll('#plants li').length === 2)
+  await waitForHits(page, 'listPlants', 200, 1)
+
+  await page.click('#clear-journal')
+  await page.waitForFunction(() => document.querySelectorAll('#tail tbody tr').length === 0)
+  await waitForHits(page, 'listPlants', 200, 0)
+  const journal = await fetch(`${origin}/__sandbox/requests`, {
+    headers: { authorization: `Bearer ${shop.tokens.read}` },
+  })
+  expect(((await journal.json()) as { count: number }).count).toBe(0)
+  // The plants stay: clearing the journal is not a reset.
+  expect(await page.$$eval('#plants li', (items) => items.length)).toBe(2)
+
+  await send(shop, 'GET', '/plants')
+  await page.waitForFunction(() => document.querySelectorAll('#tail tbody tr').length === 1)
+  await page.click('#reset')
+  await page.waitForFunction(() => document.querySelectorAll('#plants li').length === 1)
+  expect(await page.textContent('#plants li')).toBe('#1 Monstera')
+  await waitForHits(page, 'listPlants', 200, 0)
+  expect(await page.$$eval('#tail tbody tr', (trs) => trs.length)).toBe(0)
+  expect(await send(shop, 'DELETE', '/plants/2')).toBe(404)
+  expect(problems).toEqual([])
+})
+
+test('shows a read-only token no controls', async () => {
+  const shop = await client.provision({ plants: 1 })
+  await shop.faults.add({ method: 'GET', path: '/plants/{id}', status: 500 })
+  const { page, problems } = await openInspector(shop.tokens.read)
+  await page.waitForFunction(() => document.querySelectorAll('#faults tbody tr').length === 1)
+  expect(await page.$$eval('.control', (nodes) => nodes.length)).toBeGreaterThan(0)
+  expect(
+    await page.$$eval('.control, #faults button', (nodes) => nodes.filter((node) => node.checkVisibility()).length),
+  ).toBe(0)
+  expect(await page.textContent('#state')).toContain('read-only token')
+  await saveScreenshot(page, 'inspector-read-only')
+
+  // The same page given a write token shows them.
+  await page.fill('#token', shop.tokens.write)
+  await page.click('#connect button[type=submit]')
+  await page.waitForSelector('#add-fault:not([hidden])')
+  expect(await page.$$eval('#faults button.remove', (buttons) => buttons.length)).toBe(1)
+  expect(problems).toEqual([])
 })

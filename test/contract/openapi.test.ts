@@ -2,9 +2,14 @@ import { readFile } from 'node:fs/promises'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, test } from 'vitest'
 import { generate } from '../../contracts/codegen.ts'
-import { openapi } from '../support/contract.ts'
+import { faultKinds, maxDelayMs, ruleLimits } from '../../src/faults/rule.ts'
+import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
+import { maxTenantTtlSeconds } from '../../src/server/admin.ts'
+import { journalQueryLimits } from '../../src/server/journal-query.ts'
+import { openapi, sandboxOpenapi } from '../support/contract.ts'
 
 const contractPath = new URL('../../contracts/openapi.yaml', import.meta.url).pathname
+const sandboxContractPath = new URL('../../contracts/sandbox.openapi.yaml', import.meta.url).pathname
 
 describe('contracts/openapi.yaml', () => {
   test('is a valid OpenAPI 3.0 document', async () => {
@@ -51,5 +56,89 @@ describe('contracts/openapi.yaml', () => {
       const committed = await readFile(new URL(`../../src/generated/${file}`, import.meta.url), 'utf8')
       expect(committed, `src/generated/${file} is stale: run npm run generate`).toBe(contents)
     }
+  })
+})
+
+describe('contracts/sandbox.openapi.yaml', () => {
+  test('is a valid OpenAPI 3.1 document, as written (its references into openapi.yaml) and as generated', async () => {
+    const written = await SwaggerParser.validate(sandboxContractPath)
+    expect('openapi' in written && written.openapi).toBe('3.1.0')
+    const generated = await SwaggerParser.validate(structuredClone(sandboxOpenapi) as never)
+    expect(generated.info.title).toBe('Plant Store sandbox control API')
+    expect(JSON.stringify(sandboxOpenapi)).not.toContain('openapi.yaml#')
+  })
+
+  test("holds the Plant Store's Error schema once, and every Error body refers to it", () => {
+    expect(sandboxOpenapi.components.schemas?.Error).toEqual(openapi.components.schemas?.Error)
+    const refs = JSON.stringify(sandboxOpenapi).match(/"\$ref":"#\/components\/schemas\/Error"/g) ?? []
+    expect(refs.length).toBeGreaterThan(5)
+    expect(JSON.stringify(sandboxOpenapi).match(/"required":\["error","message"\]/g)).toHaveLength(1)
+  })
+
+  test('describes every route of the sandbox control API with each status it answers', () => {
+    const statuses = Object.fromEntries(
+      Object.entries(sandboxContract.operations).map(([, { method, path }]) => [
+        `${method} ${path}`,
+        Object.keys(sandboxOpenapi.paths[path]?.[method.toLowerCase()]?.responses ?? {}).join(' '),
+      ]),
+    )
+    expect(statuses).toEqual({
+      'POST /__sandbox/tenants': '201 400 401 403 413 415 503',
+      'DELETE /__sandbox/tenants/{id}': '204 400 401 403 404 503',
+      'POST /__sandbox/reset': '204 400 401 403 503',
+      'GET /__sandbox/requests': '200 400 401 403',
+      'DELETE /__sandbox/requests': '204 400 401 403',
+      'GET /__sandbox/faults': '200 400 401 403',
+      'POST /__sandbox/faults': '201 400 401 403 409 413 415 503',
+      'DELETE /__sandbox/faults': '204 400 401 403 503',
+      'GET /__sandbox/faults/{id}': '200 400 401 403 404',
+      'DELETE /__sandbox/faults/{id}': '204 400 401 403 404 503',
+      'GET /__sandbox/plants': '200 400 401 403',
+      'GET /__sandbox/coverage': '200 400 401 403 404',
+      'GET /__sandbox/health': '200 400',
+      'HEAD /__sandbox/health': '200 400',
+      'GET /__sandbox/ready': '200 400 503',
+      'HEAD /__sandbox/ready': '200 400 503',
+      'GET /__sandbox/events': '200 401 403 429',
+      'GET /__sandbox/openapi.json': '200',
+    })
+  })
+
+  test('names the auth of each operation: the admin key to provision, a tenant token with a scope for the rest', () => {
+    const auth = Object.fromEntries(
+      Object.entries(sandboxContract.operations).map(([id, { method, path, scopes }]) => {
+        const operation = sandboxOpenapi.paths[path]?.[method.toLowerCase()] as unknown as {
+          security?: Array<Record<string, string[]>>
+        }
+        return [id, { security: operation.security, scopes }]
+      }),
+    )
+    expect(auth.provisionTenant).toEqual({ security: [{ adminKey: [] }, {}], scopes: [] })
+    for (const open of ['health', 'headHealth', 'ready', 'headReady', 'sandboxContract']) {
+      expect(auth[open]).toEqual({ security: [], scopes: [] })
+    }
+    const tokenOperations = Object.entries(auth).filter(([, { scopes }]) => scopes.length > 0)
+    expect(tokenOperations.length).toBe(12)
+    for (const [, { security, scopes }] of tokenOperations) expect(security).toEqual([{ bearerAuth: scopes }])
+    const schemes = sandboxOpenapi.components.securitySchemes as Record<string, { 'x-scopes'?: object }>
+    expect(Object.keys(schemes.bearerAuth?.['x-scopes'] ?? {})).toEqual(
+      Object.keys((openapi.components.securitySchemes as typeof schemes).bearerAuth?.['x-scopes'] ?? {}),
+    )
+  })
+
+  test("states the sandbox's own limits: fault rules, journal queries, tenants' time-to-live", () => {
+    type Property = { minimum?: number; maximum?: number; maxLength?: number; enum?: string[] }
+    const schemas = sandboxOpenapi.components.schemas as Record<string, { properties: Record<string, Property> }>
+    const rule = schemas.FaultRuleFields?.properties ?? {}
+    expect(rule.delayMs?.maximum).toBe(maxDelayMs)
+    expect(rule.times?.maximum).toBe(ruleLimits.times)
+    expect(rule.windowMs?.maximum).toBe(ruleLimits.windowMs)
+    expect(rule.message?.maxLength).toBe(ruleLimits.messageLength)
+    expect(rule.fault?.enum).toEqual([...faultKinds])
+    expect(schemas.TenantRecipe?.properties.ttlSeconds?.maximum).toBe(maxTenantTtlSeconds)
+    const parameters = sandboxOpenapi.paths['/__sandbox/requests']?.get as unknown as {
+      parameters: Array<{ name: string; schema: Property }>
+    }
+    expect(parameters.parameters.find(({ name }) => name === 'limit')?.schema.maximum).toBe(journalQueryLimits.maxLimit)
   })
 })

@@ -38,7 +38,7 @@ describe('GET /__sandbox/events', () => {
     const stream = await watch(fixtureTokens.acme.read)
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
 
-    expect((await stream.until((e) => e.name === 'hello')).data).toEqual({ tenant: 'acme' })
+    expect((await stream.until((e) => e.name === 'hello')).data).toEqual({ tenant: 'acme', scopes: ['plants:read'] })
     expect((await stream.until((e) => e.name === 'plants')).data).toMatchObject({ count: 4 })
     expect((await stream.until((e) => e.name === 'faults')).data).toEqual({ faults: [] })
     await stream.until(exchange('/plants/5'))

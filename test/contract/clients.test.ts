@@ -1,0 +1,78 @@
+/**
+ * The clients (`plant-store-mock/client`) come from the contracts alone: their
+ * import graph holds the client and the generated contract types, nothing of
+ * the server or the store, and their types are the generated ones.
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { rolldown } from 'rolldown'
+import ts from 'typescript'
+import { describe, expect, expectTypeOf, test } from 'vitest'
+import {
+  type FaultRule,
+  type JournalQueryAnswer,
+  type Plant,
+  PlantStoreClient,
+  SandboxClient,
+  type TenantPlantsAnswer,
+} from '../../src/client/index.ts'
+import type { components as plantStore } from '../../src/generated/openapi.ts'
+import type { components as sandbox } from '../../src/generated/sandbox-openapi.ts'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const entry = resolve(root, 'src/client/index.ts')
+
+/** Every module a file imports, transitively, type-only imports included: paths from the root, packages as named. */
+function importGraph(file: string, seen = new Set<string>()): Set<string> {
+  const id = relative(root, file)
+  if (seen.has(id)) return seen
+  seen.add(id)
+  for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+    if (fileName.startsWith('.')) importGraph(resolve(dirname(file), fileName), seen)
+    else seen.add(fileName)
+  }
+  return seen
+}
+
+/** What a module may be in the client's graph: the client itself and the contracts' generated types. */
+const allowed = /^src\/(client|generated)\//
+
+describe('the client entry (plant-store-mock/client)', () => {
+  test('imports only the client and the generated contract types, types included', () => {
+    const graph = [...importGraph(entry)].sort()
+    expect(graph).toContain('src/generated/sandbox-openapi.ts')
+    expect(graph).toContain('src/generated/openapi.ts')
+    expect(graph.filter((id) => !allowed.test(id))).toEqual([])
+  })
+
+  test('bundles to code with no module of the server, the core or the store', async () => {
+    const bundle = await rolldown({ input: entry, platform: 'neutral', logLevel: 'silent' })
+    try {
+      const { output } = await bundle.generate({ format: 'esm' })
+      const modules = output.flatMap((chunk) => ('moduleIds' in chunk ? chunk.moduleIds : []))
+      const ids = modules.map((id) => relative(root, id))
+      expect(ids).toContain('src/client/sandbox-client.ts')
+      expect(ids.filter((id) => /^src\/(server|core|faults|cluster)\//.test(id) || id.startsWith('..'))).toEqual([])
+      expect(ids.filter((id) => !allowed.test(id))).toEqual([])
+    } finally {
+      await bundle.close()
+    }
+  })
+
+  // Type assertions: `tsc --noEmit -p .` (npm run check, which type-checks test/) fails when they do not hold.
+  test("takes its bodies and answers from the contracts' generated types", () => {
+    const plants = new PlantStoreClient({ baseUrl: 'http://127.0.0.1:1' })
+    expectTypeOf(plants.listPlants).returns.resolves.toEqualTypeOf<Plant[]>()
+    expectTypeOf<Plant>().toEqualTypeOf<plantStore['schemas']['Plant']>()
+    expectTypeOf(plants.addPlant).parameter(0).toEqualTypeOf<plantStore['schemas']['NewPlant']>()
+    const tenant = new SandboxClient({ baseUrl: 'http://127.0.0.1:1' }).tenant({ write: 'psm_acme_write' })
+    expectTypeOf(tenant.faults.add).parameter(0).toEqualTypeOf<sandbox['schemas']['FaultRuleInput']>()
+    expectTypeOf(tenant.faults.list).returns.resolves.toEqualTypeOf<FaultRule[]>()
+    expectTypeOf<FaultRule>().toEqualTypeOf<sandbox['schemas']['FaultRule']>()
+    expectTypeOf(tenant.requests.list).returns.resolves.toEqualTypeOf<JournalQueryAnswer>()
+    expectTypeOf<JournalQueryAnswer>().toEqualTypeOf<sandbox['schemas']['JournalAnswer']>()
+    expectTypeOf(tenant.plants).returns.resolves.toEqualTypeOf<TenantPlantsAnswer>()
+    expectTypeOf<TenantPlantsAnswer>().toEqualTypeOf<sandbox['schemas']['TenantPlants']>()
+  })
+})
