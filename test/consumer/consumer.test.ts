@@ -150,10 +150,10 @@ afterAll(async () => {
 })
 
 describe('the packed package', () => {
-  test('ships the built code, the bin bundle, the contract, the inspector page, the nginx template, README and LICENSE, and no sources', () => {
+  test('ships the built code, the bin bundle, both contracts, the inspector page, the nginx template, README and LICENSE, and no sources', () => {
     const paths = packed.files.map((file) => file.path)
     const built =
-      /^(dist\/(src|fixtures|sandbox)\/|contracts\/openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
+      /^(dist\/(src|fixtures|sandbox)\/|contracts\/(sandbox\.)?openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
 
     expect(paths.filter((path) => !built.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
     expect(paths).toEqual(
@@ -162,6 +162,7 @@ describe('the packed package', () => {
         'dist/src/index.js',
         'dist/src/node.d.ts',
         'contracts/openapi.yaml',
+        'contracts/sandbox.openapi.yaml',
         'src/inspector/index.html',
         'src/inspector/inspector.js',
       ]),

@@ -33,36 +33,8 @@ const driven = new Set<string>()
  * declared: the last test fails when one is no longer in the contract.
  */
 const notDrivenHere: Record<string, string> = {
-  'provisionTenant 503':
-    "at --max-tenants with none idle (main's tenant-capacity change), or a cluster replica whose Redis refuses the write",
   'deleteTenant 503': 'a cluster replica whose Redis refuses the tombstone: test/cluster',
-  'provisionTenant 403': pendingMerge('a web origin the sandbox does not list (adminCorsOf)'),
-  ...Object.fromEntries(
-    [
-      'deleteTenant',
-      'resetTenant',
-      'clearRequests',
-      'listFaults',
-      'clearFaults',
-      'getFault',
-      'deleteFault',
-      'health',
-      'headHealth',
-      'ready',
-      'headReady',
-    ].map((operationId) => [`${operationId} 400`, pendingMerge('an unknown query parameter (strict admin queries)')]),
-  ),
-  ...Object.fromEntries(
-    ['200', '400', '401', '403', '404'].map((status) => [
-      `tenantCoverage ${status}`,
-      pendingMerge('GET /__sandbox/coverage (contract coverage)'),
-    ]),
-  ),
-}
-
-/** A status this branch's sandbox does not answer yet: main's parallel work adds it; drive it here once merged. */
-function pendingMerge(what: string): string {
-  return `${what}: added by parallel work on main; drive it here after the merge`
+  'tenantCoverage 404': 'only from an admin handler built without coverage (createAdmin without its coverage option)',
 }
 
 const operations = Object.entries(sandboxContract.operations) as Array<
@@ -128,7 +100,7 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
     body = options.raw.text
   }
   const answer = await read(await fetch(`${options.base ?? sandbox.base}${path}`, { method, headers, body }))
-  expectToMatchSandboxContract(method, path, answer)
+  expectToMatchSandboxContract(method, path, answer, { origin: headers.origin })
   const operation = operationOf(method, path)
   if (operation) driven.add(`${operation} ${answer.status}`)
   return answer
@@ -384,6 +356,51 @@ describe('the sandbox control API answers as its contract says', () => {
       expect(accepted.ok, `${JSON.stringify(recipe)} → ${answer.status}: ${accepted.errors}`).toBe(
         answer.status === 201,
       )
+    }
+  })
+
+  test('every operation refuses a query parameter it does not take with 400', async () => {
+    const { tenant, tokens } = await provision()
+    const unknown = '?colour=red'
+    const queried: Array<[string, string, string | undefined]> = [
+      ['GET', '/__sandbox/health', undefined],
+      ['HEAD', '/__sandbox/health', undefined],
+      ['GET', '/__sandbox/ready', undefined],
+      ['HEAD', '/__sandbox/ready', undefined],
+      ['GET', '/__sandbox/faults', tokens.read],
+      ['GET', '/__sandbox/faults/f_none', tokens.read],
+      ['DELETE', '/__sandbox/faults/f_none', tokens.write],
+      ['DELETE', '/__sandbox/faults', tokens.write],
+      ['DELETE', '/__sandbox/requests', tokens.write],
+      ['GET', '/__sandbox/coverage', tokens.read],
+      ['POST', '/__sandbox/reset', tokens.write],
+      ['DELETE', `/__sandbox/tenants/${tenant}`, tokens.write],
+    ]
+    for (const [method, path, token] of queried) {
+      expect((await call(method, `${path}${unknown}`, { token })).status, `${method} ${path}`).toBe(400)
+    }
+  })
+
+  test("GET /__sandbox/coverage: 200 with the tenant's coverage, 401 without a token", async () => {
+    const { tokens } = await provision()
+    await fetch(`${sandbox.base}/plants`, { headers: bearer(tokens.read) })
+    const answer = await call('GET', '/__sandbox/coverage', { token: tokens.read })
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.text)).toMatchObject({ covered: 1 })
+    expect((await call('GET', '/__sandbox/coverage')).status).toBe(401)
+  })
+
+  test('POST /__sandbox/tenants: 403 from a web origin the sandbox does not list, 503 at capacity with none idle', async () => {
+    const refused = await call('POST', '/__sandbox/tenants', { headers: { origin: 'http://elsewhere.example' } })
+    expect(refused.status).toBe(403)
+    const full = await listen(createApp({ maxTenants: 1 }))
+    try {
+      expect((await call('POST', '/__sandbox/tenants', { base: full.base })).status).toBe(201)
+      const answer = await call('POST', '/__sandbox/tenants', { base: full.base })
+      expect(answer.status).toBe(503)
+      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/)
+    } finally {
+      await full.close()
     }
   })
 
