@@ -3,9 +3,6 @@ import { createRequire } from 'node:module'
 import { Command, CommanderError, Option } from 'commander'
 import type { LevelWithSilent } from 'pino'
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
-import { conformanceCommand } from '../contracts/conformance/command.ts'
-import { coverageCommand } from '../contracts/coverage-command.ts'
-import { verifyCommand } from '../contracts/verify-command.ts'
 import { BatchedDestination } from '../server/request-log.ts'
 import {
   byteSize,
@@ -57,18 +54,29 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = sandboxCommand().action(async (flags: ServeFlags) => {
     // The default command takes no operands: one is a misspelt command (`conformence`).
     const [operand] = program.args
-    if (operand !== undefined) refuseUnknownCommand(program, operand)
+    if (operand !== undefined) refuseUnknownCommand(await withSubcommands(program), operand)
     // Loaded here: help, --version and the subcommands need none of the server.
     const { serve } = await import('./serve.ts')
     const stdout = new BatchedDestination(process.stdout)
     exitCode = await serve(flags, stdout).finally(() => stdout.flushSync())
   })
-  // Each subcommand loads what it needs (optional peers included) in its action.
-  program.addCommand(verifyCommand())
-  program.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }))
-  program.addCommand(coverageCommand())
+  const withSubcommands = async (root: Command) => {
+    // Each subcommand loads what it needs (optional peers included) in its action.
+    const [{ verifyCommand }, { conformanceCommand }, { coverageCommand }] = await Promise.all([
+      import('../contracts/verify-command.ts'),
+      import('../contracts/conformance/command.ts'),
+      import('../contracts/coverage-command.ts'),
+    ])
+    root.addCommand(verifyCommand().exitOverride())
+    root.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }).exitOverride())
+    root.addCommand(coverageCommand().exitOverride())
+    return root
+  }
+  // Serving needs none of the subcommands' modules (their rules, schemas and reports): they are
+  // loaded only when the arguments may name one, or ask for help (which lists them).
+  if (argv.slice(2).some(mayNeedSubcommands)) await withSubcommands(program)
   // Commands added with addCommand inherit no settings: each throws its CommanderError instead of exiting.
-  for (const command of [program, ...program.commands]) command.exitOverride()
+  program.exitOverride()
   try {
     await program.parseAsync(argv)
   } catch (error) {
@@ -79,6 +87,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     return parseError && error.exitCode === 1 ? 2 : error.exitCode
   }
   return exitCode
+}
+
+/** The subcommands' names, and the words that show help (which lists them). */
+const subcommandWords = new Set(['verify', 'conformance', 'coverage', 'help', '-h', '--help'])
+
+/** Whether an argument may name a subcommand or ask for help: the subcommands' modules are needed then. */
+function mayNeedSubcommands(argument: string): boolean {
+  return subcommandWords.has(argument) || argument.startsWith('--help=')
 }
 
 /**

@@ -7,7 +7,7 @@ import type { TenantSpec } from '../core/schemas.ts'
 import { type RunningSandbox, startSandbox } from '../server/serve.ts'
 import type { DelayRange } from '../server/simulation.ts'
 import { StateFileError } from '../server/state-file.ts'
-import { Webhook } from '../server/webhook.ts'
+import type { Webhook } from '../server/webhook.ts'
 import { writeFileAtomically } from '../server/write-file-atomically.ts'
 
 /** The default command's options, as parsed from its flags and environment variables. */
@@ -71,6 +71,10 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     return refuse('--redis-url needs --cluster-secret (the secret every replica shares).', 2)
   }
   const eventLog = pino({ name: 'plant-store-mock', level: logLevel }, stdout)
+  // Loaded only when asked for: most sandboxes post no webhooks.
+  const webhook: Webhook | undefined = webhookUrl
+    ? new (await import('../server/webhook.ts')).Webhook({ url: webhookUrl, logger: eventLog })
+    : undefined
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox({
@@ -79,7 +83,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
       tenantIdleMs: tenantIdleSeconds * 1000,
       world: fixtures,
       adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none
-      webhook: webhookUrl ? new Webhook({ url: webhookUrl, logger: eventLog }) : undefined,
+      webhook,
       requestLog: requestLog === 'silent' ? undefined : eventLog.child({}, { level: requestLog }),
       cluster: clusterSecret ? { secret: clusterSecret, redisUrl } : undefined,
       eventLog,

@@ -94,14 +94,14 @@ export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
       const name = optionalStringParam(plantWithId, params, 'name') ?? `Plant ${id}`
       const tag = optionalStringParam(plantWithId, params, 'tag') ?? 'pact'
       const tenantId = await tenant()
-      store.deletePlant(tenantId, id)
+      await store.deletePlant(tenantId, id)
       await store.addPlant(tenantId, { id, name, tag })
     },
   },
   [noPlantWithId]: {
     description: 'The caller tenant holds no plant with this id.',
     async setup(params, { store, tenant }) {
-      store.deletePlant(await tenant(), integerParam(noPlantWithId, params, 'id', Number.MIN_SAFE_INTEGER))
+      await store.deletePlant(await tenant(), integerParam(noPlantWithId, params, 'id', Number.MIN_SAFE_INTEGER))
     },
   },
   [tenantHasCount]: {
@@ -109,7 +109,7 @@ export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
     async setup(params, { store, tenant }) {
       const count = integerParam(tenantHasCount, params, 'count', 0)
       const tenantId = await tenant()
-      for (const { id } of store.listPlants(tenantId)) store.deletePlant(tenantId, id)
+      for (const { id } of store.listPlants(tenantId)) await store.deletePlant(tenantId, id)
       for (const plant of numberedPlants(count)) await store.addPlant(tenantId, plant)
     },
   },

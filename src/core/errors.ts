@@ -124,57 +124,31 @@ export function methodNotAllowed(method: string, allow: string): PlantStoreError
 export const maxEchoedLength = 40
 
 /**
+ * A piece of a client's input as a message may echo it: at most `max`
+ * characters (code points: a surrogate pair is never cut in half), cut with
+ * `…` when longer. {@link quote} is the same, quoted.
+ *
+ * @example
+ * echoed('x'.repeat(100)) // 'xxxx…' (40 x and the ellipsis)
+ */
+export function echoed(text: string, max = maxEchoedLength): string {
+  if (text.length <= max) return text
+  const characters = Array.from(text.slice(0, max * 2))
+  return characters.length <= max ? text : `${characters.slice(0, max).join('')}…`
+}
+
+/**
  * Client input as an Error message echoes it: a JSON string literal (control
  * characters escaped, so the message stays one line) of at most `max`
- * characters of the input, cut with `…` when longer. Every message that
- * repeats what a client sent (a path, a method, a field name, an id, a
- * header) goes through it, so no client can grow an answer or a log line
- * by sending a long name.
+ * characters of the input, cut with `…` when longer (see {@link echoed}).
+ * Every message that repeats what a client sent (a path, a method, a field
+ * name, an id, a header) goes through it, so no client can grow an answer or
+ * a log line by sending a long name.
  *
  * @example
  * quote('timez') // '"timez"'
  * quote('x'.repeat(1000)) // '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"'
  */
 export function quote(text: string, max = maxEchoedLength): string {
-  if (text.length <= max) return JSON.stringify(text)
-  // Never cut a surrogate pair in half.
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max
-  return JSON.stringify(`${text.slice(0, end)}…`)
-}
-
-/**
- * The candidate closest to a misspelt word, when one is close enough to be
- * what was meant (at most a third of its letters differ); for a "did you
- * mean" hint.
- *
- * @example
- * closest('sede', ['plants', 'seed', 'quota']) // 'seed'
- * closest('zzz', ['plants', 'seed']) // undefined
- */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
-  if (word.length > 2 * maxEchoedLength) return undefined
-  let best: string | undefined
-  let bestDistance = Number.POSITIVE_INFINITY
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase())
-    if (distance < bestDistance) {
-      best = candidate
-      bestDistance = distance
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined
-}
-
-/** Levenshtein distance: insertions, deletions and substitutions. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution)
-    }
-    previous = current
-  }
-  return previous[b.length]!
+  return JSON.stringify(echoed(text, max))
 }

@@ -43,6 +43,12 @@ export interface CoreResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: string | null
+  /**
+   * The body's UTF-8 bytes, when the core keeps them already (a tenant's
+   * serialized list): a transport may write these chunks instead of encoding
+   * `body` anew. Views of a shared cache: never keep them beyond the answer.
+   */
+  readonly chunks?: readonly Uint8Array[]
   /** When set, the adapter fails the transport this way instead of answering normally. */
   readonly fault?: TransportFault
 }

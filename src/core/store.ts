@@ -1,56 +1,32 @@
-import type { z } from 'zod'
 import { contract } from '../generated/contract.ts'
-import { challenge, PlantStoreError } from './errors.ts'
-import { keyedQueue } from './keyed-queue.ts'
+import { type Persist, PlantWrites } from './plant-writes.ts'
 import { randomId } from './random.ts'
+import { type StoredPlant, type StoreSnapshot, type TenantSpec, tenantSpecSchema, worldSchema } from './schemas.ts'
+import type { PlantQueries, TenantPlants } from './tenant-plants.ts'
 import {
-  type Scope,
-  type StoredPlant,
-  type StoreSnapshot,
-  scopes,
-  type TenantSpec,
-  tenantSpecSchema,
-  toPlant,
-  type UserSpec,
-  worldSchema,
-} from './schemas.ts'
-import { type PlantQueries, TenantPlants } from './tenant-plants.ts'
+  buildTenant,
+  type PlantGenerator,
+  type ProvisionedTenant,
+  type ProvisionOptions,
+  provisionedTenant,
+  provisionedTenantSpec,
+  snapshotOf,
+  type Tenant,
+  type TenantSnapshot,
+  Tenants,
+} from './tenants.ts'
+import { ExpiredTokens, type Principal } from './tokens.ts'
 
-/** Generates the seeded plants of a tenant: the same seed and count always give the same plants. */
-export type PlantGenerator = (seed: number, count: number) => StoredPlant[]
-
-/** A tenant provisioned at run time (e.g. one per CI job), with its fresh tokens. */
-export interface ProvisionedTenant {
-  readonly tenant: string
-  readonly tokens: { readonly read: string; readonly write: string }
-  /** How many plants it starts with. */
-  readonly plants: number
-  /** The seed its plants were generated from; absent when it was given exact plants. */
-  readonly seed?: number
-  /** The plants it may hold, when the request asked for a quota of its own. */
-  readonly quota?: number
-  /** ISO 8601 instant its tokens stop working and it is removed; absent when it has no time-to-live. */
-  readonly expiresAt?: string
-}
-
-/** What a provisioned tenant starts with. */
-export interface ProvisionOptions {
-  /** A count of plants generated from `seed`, or the exact plants. */
-  plants: number | readonly StoredPlant[]
-  /** The faker seed of a count of plants. */
-  seed: number
-  /** Plants it may hold (default: the store's quota). */
-  quota?: number
-  /** Milliseconds until its tokens stop working and {@link PlantStore.removeExpired} removes it. */
-  ttlMs?: number
-}
-
-/** Who is calling: resolved from a token. */
-export interface Principal {
-  readonly tenantId: string
-  readonly userId: string
-  readonly scopes: readonly Scope[]
-}
+export type { StoreChange } from './plant-writes.ts'
+export {
+  type PlantGenerator,
+  type ProvisionedTenant,
+  type ProvisionOptions,
+  provisionedTenant,
+  provisionedTenantSpec,
+  type TenantSnapshot,
+} from './tenants.ts'
+export type { Principal } from './tokens.ts'
 
 export interface PlantStoreOptions {
   /** Generates a tenant's seeded plants (see `fixtures/`). */
@@ -67,56 +43,16 @@ export interface PlantStoreOptions {
    * writes waiting; when it rejects, nothing changes and the rejection is the
    * answer. Without it, writes only change memory (as they always have).
    */
-  persist?: (change: StoreChange) => Promise<void>
+  persist?: Persist
 }
-
-/** A tenant exactly as a snapshot holds it: recipe, users, tokens and plants. */
-export type TenantSnapshot = StoreSnapshot['tenants'][number]
-
-/** A write to a tenant's plants, as {@link PlantStoreOptions.persist} receives it. */
-export type StoreChange =
-  | { readonly kind: 'create'; readonly tenantId: string; readonly plant: StoredPlant }
-  | { readonly kind: 'delete'; readonly tenantId: string; readonly id: number }
-  | { readonly kind: 'reset'; readonly tenantId: string; readonly plants: readonly StoredPlant[] }
-
-/** A tenant as the store holds it. */
-interface Tenant {
-  readonly id: string
-  readonly name: string
-  readonly seed: number
-  /** What a reset returns to: a count of plants generated from the seed, or exact plants. */
-  readonly seedPlants: TenantPlantsSpec
-  readonly quota: number
-  readonly users: readonly UserSpec[]
-  readonly plants: TenantPlants
-}
-
-type TenantPlantsSpec = z.output<typeof tenantSpecSchema>['plants']
-
-/** A token as the store indexes it: by its exact string. */
-interface IssuedToken {
-  readonly principal: Principal
-  /** Epoch ms after which it is refused; `Infinity` never. */
-  readonly expiresAt: number
-}
-
-/** Everything a store holds, replaced as a whole by a load. */
-interface State {
-  readonly tenants: Map<string, Tenant>
-  readonly tokens: Map<string, IssuedToken>
-  /** Provisioned tenants, least recently used first: when each was last used (epoch ms on the store's clock). */
-  readonly provisioned: Map<string, number>
-  /** Provisioned tenants with a time-to-live: when each expires (epoch ms). */
-  readonly expiring: Map<string, number>
-}
-
-const emptyState = (): State => ({ tenants: new Map(), tokens: new Map(), provisioned: new Map(), expiring: new Map() })
 
 /**
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
  * token) and each tenant's plants in a map of its own (queried with
  * `@msw/data`), so what a request costs grows with the caller's tenant, not
- * with the store.
+ * with the store. A facade over its parts: the tenants and their lifecycle
+ * (`tenants.ts`, with the token index of `tokens.ts`) and the writes to
+ * their plants (`plant-writes.ts`).
  * Knows nothing of HTTP. Loads, resets and restores run one after another;
  * each builds the new state aside and swaps it in whole, so requests never
  * see a half-loaded store and a failed load changes nothing.
@@ -131,10 +67,8 @@ export class PlantStore {
   readonly defaultQuota: number
   readonly #generatePlants: PlantGenerator
   readonly #now: () => number
-  readonly #persist: PlantStoreOptions['persist']
-  /** A tenant's persisted writes run one after another. */
-  readonly #writes = keyedQueue()
-  #state: State = emptyState()
+  readonly #writes: PlantWrites
+  #tenants = new Tenants()
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly TenantSpec[] = []
   /** Loads, resets and restores, one after another; settles with the latest. */
@@ -142,15 +76,15 @@ export class PlantStore {
   #pending = 0
   /** Why the initial world could not be loaded, until a later load succeeds. */
   #failure: { readonly error: unknown } | undefined
-  /** Tokens of tenants removed once their time-to-live passed, oldest first: they still answer "has expired". */
-  readonly #expiredTokens = new Set<string>()
+  /** Tokens of tenants removed once their time-to-live passed: they still answer "has expired". */
+  readonly #expiredTokens = new ExpiredTokens()
 
   /** Throws at once when `world` is not a valid world; {@link ready} rejects if it cannot be loaded. */
   constructor(options: PlantStoreOptions) {
     this.#generatePlants = options.generatePlants
     this.#now = options.now ?? Date.now
-    this.#persist = options.persist
     this.defaultQuota = options.quota ?? contract.defaultQuota
+    this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options.persist)
     if (options.world) {
       this.#world = worldSchema.parse(options.world)
       // Reported through `ready` (and to every request); never an unhandled rejection.
@@ -216,13 +150,7 @@ export class PlantStore {
 
   /** Removes a tenant with its users, tokens and plants: its tokens stop working at once. */
   removeTenant(tenantId: string): boolean {
-    const tenant = this.#state.tenants.get(tenantId)
-    if (!tenant) return false
-    this.#state.tenants.delete(tenantId)
-    this.#state.provisioned.delete(tenantId)
-    this.#state.expiring.delete(tenantId)
-    for (const user of tenant.users) for (const { token } of user.tokens) this.#state.tokens.delete(token)
-    return true
+    return this.#tenants.remove(tenantId) !== undefined
   }
 
   /**
@@ -230,19 +158,9 @@ export class PlantStore {
    * an unknown or expired token. Call it on a {@link settled} store.
    */
   resolveToken(token: string): Principal {
-    const issued = this.#state.tokens.get(token)
-    if (!issued) {
-      throw invalidToken(
-        this.#expiredTokens.has(token) ? 'The access token has expired.' : 'The access token is not recognised.',
-      )
-    }
-    const now = this.#now()
-    if (issued.expiresAt <= now) throw invalidToken('The access token has expired.')
-    const { provisioned } = this.#state
-    const { tenantId } = issued.principal
-    // To the end, with the time of use: the least recently used stays first.
-    if (provisioned.delete(tenantId)) provisioned.set(tenantId, now)
-    return issued.principal
+    const principal = this.#tenants.resolve(token, this.#now())
+    if (!principal) throw this.#expiredTokens.refusal(token)
+    return principal
   }
 
   /** The store's clock (epoch ms): what tokens, time-to-lives and idleness are measured against. */
@@ -256,8 +174,7 @@ export class PlantStore {
    * live stream that checks its token as it goes).
    */
   isTokenValid(token: string): boolean {
-    const issued = this.#state.tokens.get(token)
-    return issued !== undefined && issued.expiresAt > this.#now()
+    return this.#tenants.isTokenValid(token, this.#now())
   }
 
   /**
@@ -288,35 +205,24 @@ export class PlantStore {
    * for (const tenantId of store.removeExpired()) journal.forget(tenantId)
    */
   removeExpired(): string[] {
-    const now = this.#now()
-    const expired = [...this.#state.expiring].filter(([, expiresAt]) => expiresAt <= now).map(([id]) => id)
-    for (const tenantId of expired) {
-      for (const user of this.#state.tenants.get(tenantId)?.users ?? []) {
-        for (const { token } of user.tokens) this.#expiredTokens.add(token)
-      }
-      this.removeTenant(tenantId)
-    }
-    // Bounded: the oldest are forgotten first (and then answer "not recognised").
-    for (const token of this.#expiredTokens) {
-      if (this.#expiredTokens.size <= maxExpiredTokens) break
-      this.#expiredTokens.delete(token)
-    }
-    return expired
+    const expired = this.#tenants.removeExpired(this.#now())
+    for (const { users } of expired) this.#expiredTokens.remember(users)
+    return expired.map(({ id }) => id)
   }
 
   /** When the next provisioned tenant expires (epoch ms), or `undefined` when none has a time-to-live. */
   nextExpiry(): number | undefined {
-    return this.#state.expiring.size === 0 ? undefined : Math.min(...this.#state.expiring.values())
+    return this.#tenants.nextExpiry()
   }
 
   /** Whether a tenant was provisioned at run time (and so may be deleted through the sandbox). */
   isProvisioned(tenantId: string): boolean {
-    return this.#state.provisioned.has(tenantId)
+    return this.#tenants.isProvisioned(tenantId)
   }
 
   /** The provisioned tenants, least recently used first. */
   provisionedTenants(): string[] {
-    return [...this.#state.provisioned.keys()]
+    return this.#tenants.provisionedIds()
   }
 
   /**
@@ -331,23 +237,7 @@ export class PlantStore {
    * const evicted = store.makeRoom(100, 600_000) // then provisionTenant
    */
   makeRoom(max: number, idleMs: number): string[] {
-    const { provisioned } = this.#state
-    const idleSince = this.#now() - idleMs
-    const evicted: string[] = []
-    for (const [tenantId, lastUsed] of provisioned) {
-      if (provisioned.size < max || lastUsed > idleSince) break
-      this.removeTenant(tenantId)
-      evicted.push(tenantId)
-    }
-    if (provisioned.size < max) return evicted
-    const [leastRecent = idleSince] = provisioned.values()
-    const retryAfter = Math.max(1, Math.ceil((leastRecent - idleSince) / 1000))
-    throw new PlantStoreError(
-      'at_capacity',
-      `The sandbox holds its maximum of ${max} provisioned tenants, all used in the last ${formatDuration(idleMs)}; ` +
-        'none is evicted while in use. Delete tenants you no longer need, or try again later.',
-      { 'retry-after': String(retryAfter) },
-    )
+    return this.#tenants.makeRoom(max, idleMs, this.#now())
   }
 
   /**
@@ -358,18 +248,12 @@ export class PlantStore {
    * Returns the evicted ids.
    */
   evictIdle(max: number): string[] {
-    const evicted: string[] = []
-    for (const tenantId of this.#state.provisioned.keys()) {
-      if (this.#state.provisioned.size <= max) break
-      this.removeTenant(tenantId)
-      evicted.push(tenantId)
-    }
-    return evicted
+    return this.#tenants.evictIdle(max)
   }
 
   /** Whether a tenant exists. */
   hasTenant(tenantId: string): boolean {
-    return this.#state.tenants.has(tenantId)
+    return this.#tenants.find(tenantId) !== undefined
   }
 
   /**
@@ -382,12 +266,12 @@ export class PlantStore {
    * store.plants('acme').findMany((q) => q.where({ tag: 'fern' }))
    */
   plants(tenantId: string): PlantQueries {
-    return this.#get(tenantId).plants
+    return this.#tenants.get(tenantId).plants
   }
 
   /** The tenant's plants in creation order, at most `limit` of them. */
   listPlants(tenantId: string, limit?: number): StoredPlant[] {
-    return this.#get(tenantId).plants.list(limit)
+    return this.#tenants.get(tenantId).plants.list(limit)
   }
 
   /**
@@ -395,53 +279,37 @@ export class PlantStore {
    * write: e.g. the serialized list, so repeated reads skip the work.
    */
   derive<T>(tenantId: string, key: string, compute: (plants: PlantQueries & Pick<TenantPlants, 'list'>) => T): T {
-    const { plants } = this.#get(tenantId)
+    const { plants } = this.#tenants.get(tenantId)
     return plants.derive(key, () => compute(plants))
   }
 
   /** Number of plants the tenant holds. */
   countPlants(tenantId: string): number {
-    return this.#get(tenantId).plants.count()
+    return this.#tenants.get(tenantId).plants.count()
   }
 
   /**
-   * Stores a validated plant in the tenant. Throws `conflict` when the id is
-   * taken and `quota_exceeded` when the tenant is full; nothing changes then.
+   * Stores a validated plant in the tenant. Rejects with `conflict` when the
+   * id is taken and `quota_exceeded` when the tenant is full; nothing
+   * changes then. Written through {@link PlantStoreOptions.persist} first.
    */
   addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
-    return this.#serially(tenantId, async () => {
-      const { quota, plants } = this.#get(tenantId)
-      if (plants.has(plant.id)) throw new PlantStoreError('conflict', `A plant with id ${plant.id} already exists.`)
-      if (plants.count() >= quota) {
-        throw new PlantStoreError(
-          'quota_exceeded',
-          `The tenant already holds its quota of ${quota} plants; delete some before adding more.`,
-        )
-      }
-      // Only awaited when there is a hook: without one the checks and the write stay in one turn.
-      if (this.#persist) await this.#persist({ kind: 'create', tenantId, plant })
-      return plants.add(plant)
-    })
+    return this.#writes.add(tenantId, plant)
   }
 
   /**
    * Deletes the plant with this id from the tenant; answers it, or
-   * `undefined` when the tenant has none. At once in memory; a promise when
-   * the delete is written through {@link PlantStoreOptions.persist} first.
+   * `undefined` when the tenant has none. Written through
+   * {@link PlantStoreOptions.persist} first; without it, memory has changed
+   * by the time it returns.
    */
-  deletePlant(tenantId: string, id: number): StoredPlant | undefined | Promise<StoredPlant | undefined> {
-    if (!this.#persist) return this.#get(tenantId).plants.delete(id)
-    return this.#serially(tenantId, async () => {
-      const { plants } = this.#get(tenantId)
-      if (!plants.has(id)) return undefined
-      await this.#persist?.({ kind: 'delete', tenantId, id })
-      return plants.delete(id)
-    })
+  deletePlant(tenantId: string, id: number): Promise<StoredPlant | undefined> {
+    return this.#writes.delete(tenantId, id)
   }
 
   /** One tenant exactly as it is now (see {@link snapshot}); `undefined` when there is none. */
   tenantSnapshot(tenantId: string): TenantSnapshot | undefined {
-    const tenant = this.#state.tenants.get(tenantId)
+    const tenant = this.#tenants.find(tenantId)
     return tenant && snapshotOf(tenant)
   }
 
@@ -461,28 +329,21 @@ export class PlantStore {
     this.#insert(tenant, options.provisioned)
   }
 
-  /**
-   * Runs a tenant's persisted writes one after another, so each validates
-   * against the one before; without a persist hook, at once.
-   */
-  #serially<T>(tenantId: string, task: () => Promise<T>): Promise<T> {
-    return this.#persist ? this.#writes(tenantId, task) : task()
-  }
-
   /** Puts one tenant's plants back to its seeded state. */
   resetTenant(tenantId: string): Promise<void> {
-    return this.#serially(tenantId, async () => {
-      const tenant = this.#get(tenantId)
-      const reseeded = this.#tenant({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants })
-      if (this.#persist) await this.#persist({ kind: 'reset', tenantId, plants: reseeded.plants.list() })
-      // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
-      if (this.#state.tenants.get(tenantId) === tenant) this.#state.tenants.set(tenantId, reseeded)
-    })
+    return this.#writes.reset(
+      tenantId,
+      (tenant) => this.#tenant({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants }),
+      (tenant, reseeded) => {
+        // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
+        if (this.#tenants.find(tenantId) === tenant) this.#tenants.replace(reseeded)
+      },
+    )
   }
 
   /** The whole store as JSON-ready data, tenants in creation order. */
   snapshot(): StoreSnapshot {
-    return { tenants: [...this.#state.tenants.values()].map(snapshotOf) }
+    return { tenants: [...this.#tenants.all()].map(snapshotOf) }
   }
 
   /** Runs a load, reset or restore after the ones before it; requests wait while any is under way. */
@@ -507,144 +368,25 @@ export class PlantStore {
   async #build(
     tenants: ReadonlyArray<{ spec: TenantSpec; plants?: readonly StoredPlant[]; provisioned?: boolean }>,
   ): Promise<void> {
-    const previous = this.#state
-    this.#state = emptyState()
+    const previous = this.#tenants
+    this.#tenants = new Tenants()
     try {
       for (const { spec, plants, provisioned = false } of tenants) {
         this.#insert(this.#tenant(spec, plants), provisioned)
       }
       this.#failure = undefined
     } catch (error) {
-      this.#state = previous
+      this.#tenants = previous
       throw error
     }
   }
 
   /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
   #tenant(spec: TenantSpec, plants?: readonly StoredPlant[]): Tenant {
-    const { id, name, seed, plants: seedPlants, quota = this.defaultQuota, users } = tenantSpecSchema.parse(spec)
-    const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
-    const initial = typeof seedPlants === 'number' ? this.#generatePlants(seed, seedPlants) : seedPlants
-    for (const plant of plants ?? initial) tenant.plants.add(plant)
-    return tenant
+    return buildTenant(spec, { generatePlants: this.#generatePlants, defaultQuota: this.defaultQuota }, plants)
   }
 
   #insert(tenant: Tenant, provisioned: boolean): void {
-    const { tenants, tokens } = this.#state
-    if (tenants.has(tenant.id)) throw new Error(`Tenant "${tenant.id}" already exists`)
-    for (const user of tenant.users) {
-      for (const { token } of user.tokens) {
-        if (tokens.has(token)) throw new Error(`Token of user "${user.id}" is already issued`)
-      }
-    }
-    tenants.set(tenant.id, tenant)
-    let lastExpiry = Number.NEGATIVE_INFINITY
-    for (const user of tenant.users) {
-      for (const { token, scopes, expiresAt } of user.tokens) {
-        const issued = {
-          principal: { tenantId: tenant.id, userId: user.id, scopes },
-          expiresAt: expiresAt ? Date.parse(expiresAt) : Number.POSITIVE_INFINITY,
-        }
-        tokens.set(token, issued)
-        lastExpiry = Math.max(lastExpiry, issued.expiresAt)
-      }
-    }
-    if (!provisioned) return
-    this.#state.provisioned.set(tenant.id, this.#now())
-    // A provisioned tenant whose every token expires is removed by `removeExpired` once the last one has.
-    if (Number.isFinite(lastExpiry)) this.#state.expiring.set(tenant.id, lastExpiry)
+    this.#tenants.insert(tenant, { provisioned, now: this.#now() })
   }
-
-  #get(tenantId: string): Tenant {
-    const tenant = this.#state.tenants.get(tenantId)
-    if (!tenant) throw new Error(`Tenant "${tenantId}" does not exist`)
-    return tenant
-  }
-}
-
-/** A tenant as a snapshot holds it. */
-function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant): TenantSnapshot {
-  return {
-    id,
-    name,
-    seed,
-    seedPlants: typeof seedPlants === 'number' ? seedPlants : seedPlants.map((plant) => ({ ...plant })),
-    quota,
-    users: users.map((user) => ({
-      id: user.id,
-      name: user.name,
-      tokens: user.tokens.map(({ token, scopes, expiresAt = null }) => ({ token, scopes: [...scopes], expiresAt })),
-    })),
-    plants: plants.list().map((plant) => ({ id: plant.id, ...toPlant(plant) })),
-  }
-}
-
-/**
- * What provisioning a tenant answers: its id and tokens, its plants (a count
- * and seed, or how many exact ones) and when it expires (`expiresAt`, epoch
- * ms), if it does.
- *
- * @example
- * provisionedTenant('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 }, undefined)
- * // { tenant: 't_1', tokens: { read: 'psm_r', write: 'psm_w' }, plants: 5, seed: 7 }
- */
-export function provisionedTenant(
-  tenant: string,
-  tokens: ProvisionedTenant['tokens'],
-  { plants, seed, quota }: Pick<ProvisionOptions, 'plants' | 'seed' | 'quota'>,
-  expiresAt: number | undefined,
-): ProvisionedTenant {
-  return {
-    tenant,
-    tokens,
-    ...(typeof plants === 'number' ? { plants, seed } : { plants: plants.length }),
-    ...(quota === undefined ? {} : { quota }),
-    ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
-  }
-}
-
-/**
- * The spec of a provisioned tenant: a read-write and a read-only user with
- * these tokens, and `plants` plants seeded from `seed`.
- *
- * @example
- * provisionedTenantSpec('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 })
- */
-export function provisionedTenantSpec(
-  id: string,
-  tokens: { readonly read: string; readonly write: string },
-  recipe: {
-    plants: number | readonly StoredPlant[]
-    seed: number
-    quota?: number | undefined
-    /** ISO 8601 instant its tokens stop working; `null` or absent: never. */
-    expiresAt?: string | null
-  },
-): TenantSpec {
-  const expiresAt = recipe.expiresAt ?? null
-  return tenantSpecSchema.parse({
-    id,
-    name: `Provisioned tenant ${id}`,
-    seed: recipe.seed,
-    plants: recipe.plants,
-    quota: recipe.quota,
-    users: [
-      { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes], expiresAt }] },
-      { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'], expiresAt }] },
-    ],
-  })
-}
-
-/** Tokens of expired tenants remembered to answer "has expired" (two per provisioned tenant). */
-const maxExpiredTokens = 1024
-
-/** `600000` → `10 minutes`, `90000` → `90 seconds`. */
-function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000)
-  if (seconds % 60 === 0 && seconds >= 60) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`
-  return seconds === 1 ? '1 second' : `${seconds} seconds`
-}
-
-function invalidToken(message: string): PlantStoreError {
-  return new PlantStoreError('invalid_token', message, { 'www-authenticate': challenge('invalid_token') })
 }

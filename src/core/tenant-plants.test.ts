@@ -96,6 +96,22 @@ describe('SerializedList', () => {
   test('answers an empty list as []', () => {
     const { list } = listOf(0)
     expect([list.text(), list.text(5), list.byteLength()]).toEqual(['[]', '[]', 2])
+    expect(Buffer.concat(list.chunks()).toString()).toBe('[]')
+  })
+
+  test('keeps each limit’s bytes as the UTF-8 of its text, encoding each value once as the list grows', () => {
+    const { plants, list } = listOf(200)
+    for (const limit of [3, 1, 50, 0, 120, 200, 7, undefined, 2_147_483_647]) {
+      const expected = JSON.stringify(plants.list(limit).map(toPlant))
+      const chunks = list.chunks(limit)
+      expect(Buffer.concat(chunks).toString('utf8'), String(limit)).toBe(expected)
+      expect(
+        chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
+        String(limit),
+      ).toBe(list.byteLength(limit))
+    }
+    // The bytes are views of one kept encoding, not a copy per answer.
+    expect(list.chunks(10)[0]!.buffer).toBe(list.chunks(200)[0]!.buffer)
   })
 
   test('reads each value once however many distinct limits are asked, and no further than asked', () => {

@@ -113,6 +113,17 @@ function utf8Length(text: string): number {
   return printableAscii.test(text) ? text.length : encoder.encode(text).byteLength
 }
 
+const openingBracket = 0x5b
+const closingBracket = new Uint8Array([0x5d])
+
+/** `bytes` with its first `keep` bytes, and room for at least `size`, doubling. */
+function grownBytes(bytes: Uint8Array<ArrayBuffer>, keep: number, size: number): Uint8Array<ArrayBuffer> {
+  if (size <= bytes.length) return bytes
+  const larger = new Uint8Array(Math.max(size, bytes.length * 2))
+  larger.set(bytes.subarray(0, keep))
+  return larger
+}
+
 /** A copy of `array` with room for at least `size` entries, doubling. */
 function grown(array: Uint32Array<ArrayBuffer>, size: number): Uint32Array<ArrayBuffer> {
   if (size <= array.length) return array
@@ -145,6 +156,9 @@ export class SerializedList {
   /** `#byteEnds[n]`: the same in UTF-8 bytes. */
   #byteEnds = new Uint32Array(8)
   #serialized = 0
+  /** `#text` encoded as far as {@link chunks} was asked (`#encoded` values), with room to grow by doubling. */
+  #bytes: Uint8Array<ArrayBuffer> = new Uint8Array([openingBracket])
+  #encoded = 0
 
   constructor(count: number, read: (skip: number, take: number) => readonly unknown[]) {
     this.count = count
@@ -167,6 +181,25 @@ export class SerializedList {
   /** The UTF-8 length of {@link text}, without encoding it. */
   byteLength(limit?: number): number {
     return this.#byteEnds[this.#serialize(limit)]! + 1
+  }
+
+  /**
+   * {@link text} as UTF-8 bytes in two chunks, views of the bytes this list
+   * keeps (encoded once, however many answers send them): a transport writes
+   * them as they are instead of encoding a large text per answer. Never keep
+   * them beyond the answer: they hold the whole list's bytes.
+   */
+  chunks(limit?: number): readonly Uint8Array[] {
+    const n = this.#serialize(limit)
+    if (n > this.#encoded) {
+      // `[` and the values encoded before stay; the values serialized since are appended.
+      const from = this.#byteEnds[this.#encoded]!
+      const added = encoder.encode(this.#text.slice(this.#ends[this.#encoded], this.#ends[this.#serialized]))
+      this.#bytes = grownBytes(this.#bytes, from, from + added.length)
+      this.#bytes.set(added, from)
+      this.#encoded = this.#serialized
+    }
+    return [this.#bytes.subarray(0, this.#byteEnds[n]), closingBracket]
   }
 
   /** Serializes at least the first `limit` values (doubling, so rising limits cost the whole list once); answers how many the answer holds. */

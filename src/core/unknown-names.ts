@@ -1,33 +1,21 @@
-import { invalidRequest } from './errors.ts'
-
-/** The longest piece of a client's input echoed in a message, in characters; longer ones are cut with `…`. */
-export const maxEchoedLength = 40
+import type { z } from 'zod'
+import { invalidRequest, maxEchoedLength, type PlantStoreError, quote } from './errors.ts'
 
 /** Unknown names listed in one message at most; the rest are counted. */
 const maxListed = 5
 
 /**
- * A piece of a client's input as a message may echo it: at most
- * {@link maxEchoedLength} characters (code points), cut with `…`.
- *
- * @example
- * echoed('x'.repeat(100)) // 'xxxx…' (40 x and the ellipsis)
- */
-export function echoed(text: string): string {
-  if (text.length <= maxEchoedLength) return text
-  const characters = Array.from(text.slice(0, maxEchoedLength * 2))
-  return characters.length <= maxEchoedLength ? text : `${characters.slice(0, maxEchoedLength).join('')}…`
-}
-
-/**
  * The known name a misspelt one most likely meant: the closest by edit
  * distance (case ignored, a swap of neighbours counting as one edit), within
  * a third of its length and at most 2 edits; `undefined` when none is close.
+ * The one "did you mean" of the Plant Store: field and query parameter
+ * names, path templates.
  *
  * @example
- * closestName('sede', ['plants', 'seed']) // 'seed'
+ * closest('sede', ['plants', 'seed']) // 'seed'
+ * closest('zzz', ['plants', 'seed']) // undefined
  */
-export function closestName(name: string, known: readonly string[]): string | undefined {
+export function closest(name: string, known: Iterable<string>): string | undefined {
   const wanted = name.toLowerCase()
   const allowed = Math.min(2, Math.max(1, Math.floor(wanted.length / 3)))
   let best: { name: string; distance: number } | undefined
@@ -39,10 +27,38 @@ export function closestName(name: string, known: readonly string[]): string | un
 }
 
 /**
- * Throws `invalid_request` (400) naming every name not in `known` (cut to a
- * short length, at most five), each with a "did you mean" when a known name
- * is close: `Unknown field "sede" (did you mean "seed"?).` Does nothing when
- * all are known. `kind` names what they are ("field", "query parameter").
+ * The one message for names a client sent that are not taken here: every
+ * unknown name (quoted and cut to a short length, at most five, the rest
+ * counted), each with a "did you mean" when a known name is close, then the
+ * names taken: `Unknown field "sede" (did you mean "seed"?); use plants, seed.`
+ * `kind` names what they are ("field", "query parameter"); `prefix` where
+ * they sit (`plants.0.`). Without `known` (names not known here), no hint
+ * and no list.
+ *
+ * @example
+ * unknownNamesMessage(['limt'], ['limit'], 'query parameter')
+ * // 'Unknown query parameter "limt" (did you mean "limit"?); use limit.'
+ */
+export function unknownNamesMessage(
+  unknown: readonly string[],
+  known: readonly string[] | undefined,
+  kind = 'field',
+  prefix = '',
+): string {
+  const described = unknown.slice(0, maxListed).map((name) => {
+    const hint = known && closest(name, known)
+    return `${quote(prefix + name, prefix.length + maxEchoedLength)}${hint === undefined ? '' : ` (did you mean ${quote(prefix + hint)}?)`}`
+  })
+  const more = unknown.length > maxListed ? ` and ${unknown.length - maxListed} more` : ''
+  const plural = unknown.length > 1 ? 's' : ''
+  const accepted =
+    known === undefined ? '' : known.length === 0 ? '; none is accepted here' : `; use ${known.join(', ')}`
+  return `Unknown ${kind}${plural} ${described.join(', ')}${more}${accepted}.`
+}
+
+/**
+ * Throws `invalid_request` (400) naming every name not in `known` (see
+ * {@link unknownNamesMessage}). Does nothing when all are known.
  *
  * @example
  * refuseUnknownNames(Object.keys(body), ['plants', 'seed', 'quota', 'ttlSeconds'])
@@ -54,15 +70,33 @@ export function refuseUnknownNames(
   prefix = '',
 ): void {
   const unknown = [...new Set(names)].filter((name) => !known.includes(name))
-  if (unknown.length === 0) return
-  const described = unknown.slice(0, maxListed).map((name) => {
-    const hint = closestName(name, known)
-    return `"${prefix}${echoed(name)}"${hint === undefined ? '' : ` (did you mean "${prefix}${hint}"?)`}`
-  })
-  const more = unknown.length > maxListed ? ` and ${unknown.length - maxListed} more` : ''
-  const plural = unknown.length > 1 ? 's' : ''
-  const accepted = known.length === 0 ? `none is accepted here` : `use ${known.join(', ')}`
-  throw invalidRequest(`Unknown ${kind}${plural} ${described.join(', ')}${more}; ${accepted}.`)
+  if (unknown.length > 0) throw invalidRequest(unknownNamesMessage(unknown, known, kind, prefix))
+}
+
+/**
+ * The first problem zod found, as an `invalid_request` (400) naming the field:
+ * `times must be an integer from 1 to 10000.` Unknown fields get the message
+ * of {@link unknownNamesMessage}, with a "did you mean" and the list of
+ * fields when `known` (the fields the object takes) is given:
+ * `Unknown field "timez" (did you mean "times"?); use method, path, ….`
+ *
+ * @example
+ * const result = faultRuleSchema.safeParse(body)
+ * if (!result.success) throw invalidField(result.error, Object.keys(faultRuleSchema.shape))
+ */
+export function invalidField(error: z.ZodError, known?: readonly string[]): PlantStoreError {
+  const issue = error.issues[0]
+  if (!issue) return invalidRequest('The request is invalid.')
+  const field = issue.path.map(String).join('.')
+  if (issue.code === 'unrecognized_keys') {
+    // `known` names the top level's fields only.
+    return invalidRequest(unknownNamesMessage(issue.keys, field ? undefined : known, 'field', field && `${field}.`))
+  }
+  const last = issue.path.at(-1)
+  // Messages that already start with their field's name (the plant schema's) keep only the rest.
+  const named = typeof last === 'string' && issue.message.startsWith(`${last} `)
+  const message = (named ? issue.message.slice(last.length + 1) : issue.message).replace(/\.$/, '')
+  return invalidRequest(field ? `${field} ${message}.` : `${message}.`)
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */

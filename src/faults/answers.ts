@@ -1,77 +1,6 @@
-import { challenge, errorResponse } from '../core/errors.ts'
 import { type CoreResponse, jsonHeaders } from '../core/http.ts'
-import { contractDocument } from '../generated/contract-document.ts'
+import { madeUpStatus } from '../core/made-up-answers.ts'
 import type { FiredRule } from './fault-rules.ts'
-
-/** The `Retry-After` of a made-up 503 (or any status the contract gives one), in seconds. */
-export const madeUpRetryAfterSeconds = 1
-
-/**
- * How to write each header the contract may require of an answer, by its
- * lower-case name. A header the contract starts requiring must be added
- * here: the made-up answers' contract test fails until it is.
- */
-const headerValues: Readonly<Record<string, (status: number) => string>> = {
-  'www-authenticate': (status) => (status === 403 ? challenge('insufficient_scope') : challenge()),
-  'retry-after': () => String(madeUpRetryAfterSeconds),
-}
-
-interface DocumentResponse {
-  readonly $ref?: string
-  readonly headers?: Readonly<Record<string, { readonly $ref?: string; readonly required?: boolean }>>
-}
-
-/**
- * The headers the contract requires of an answer with each status, on any of
- * its operations (lower-case names), read from the generated contract
- * document: e.g. 401 → `www-authenticate`, 503 → `retry-after`.
- *
- * @example
- * requiredHeaders.get(503) // ['retry-after']
- */
-export const requiredHeaders: ReadonlyMap<number, readonly string[]> = (() => {
-  const { paths, components } = contractDocument as unknown as {
-    paths: Record<string, Record<string, { responses?: Record<string, DocumentResponse> }>>
-    components: Record<string, Record<string, unknown>>
-  }
-  const resolve = <T>(value: T & { $ref?: string }): T =>
-    value.$ref === undefined
-      ? value
-      : resolve(components[value.$ref.split('/')[2] ?? '']?.[value.$ref.split('/')[3] ?? ''] as T & { $ref?: string })
-  const byStatus = new Map<number, Set<string>>()
-  for (const operations of Object.values(paths)) {
-    for (const { responses = {} } of Object.values(operations)) {
-      for (const [status, declared] of Object.entries(responses)) {
-        for (const [name, header] of Object.entries(resolve(declared).headers ?? {})) {
-          if (!resolve(header).required) continue
-          const names = byStatus.get(Number(status)) ?? new Set<string>()
-          byStatus.set(Number(status), names.add(name.toLowerCase()))
-        }
-      }
-    }
-  }
-  return new Map([...byStatus].map(([status, names]) => [status, [...names]]))
-})()
-
-/**
- * An Error answer with this status, made up instead of running the operation
- * (by a fault rule or `Prefer: code`), with every header the contract
- * requires for that status (see {@link requiredHeaders}), as a real answer
- * would have: a 401 or 403 its `WWW-Authenticate` challenge, a 503 its
- * `Retry-After`.
- *
- * @example
- * madeUpStatus(401, 'Simulated status 401.') // { status: 401, headers: { 'www-authenticate': 'Bearer realm="plant-store"', … }, … }
- * madeUpStatus(503, 'Simulated status 503.') // { status: 503, headers: { 'retry-after': '1', … }, … }
- */
-export function madeUpStatus(status: number, message: string): CoreResponse {
-  const headers: Record<string, string> = {}
-  for (const name of requiredHeaders.get(status) ?? []) {
-    const value = headerValues[name]
-    if (value) headers[name] = value(status)
-  }
-  return errorResponse(status, message, headers)
-}
 
 /**
  * What a rule that fired answers instead of the operation: its status with
@@ -101,14 +30,4 @@ export function faultAnswer(rule: FiredRule): CoreResponse | undefined {
         : { status: 200, headers: jsonHeaders, body: whole, fault: 'truncated' }
     }
   }
-}
-
-/**
- * Resolves after `ms` milliseconds.
- *
- * @example
- * await sleep(250)
- */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }

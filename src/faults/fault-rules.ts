@@ -1,7 +1,7 @@
 import { PlantStoreError } from '../core/errors.ts'
 import { keyedQueue } from '../core/keyed-queue.ts'
 import { randomId } from '../core/random.ts'
-import { pathMatches } from './path-pattern.ts'
+import { pathMatches } from '../core/request-pattern.ts'
 import { type FaultRule, type FaultRuleInput, type FaultRuleSpec, parseFaultRule } from './rule.ts'
 
 export interface FaultRulesOptions {

@@ -1,32 +1,13 @@
 import { z } from 'zod'
-import { routes } from '../core/app.ts'
-import { invalidField } from './errors.ts'
-import { contractPathSchema, routeOfPattern } from './path-pattern.ts'
-
-/** The longest delay a rule (or `Prefer: delay`) may ask for, in ms. */
-export const maxDelayMs = 30_000
+import { contractPathSchema, methodSchema, routeOfPattern } from '../core/request-pattern.ts'
+import { maxDelayMs } from '../core/time.ts'
+import { invalidField } from '../core/unknown-names.ts'
 
 /** Most times a rule may be asked to fire; most milliseconds it may stay active. */
 export const ruleLimits = { times: 10_000, windowMs: 86_400_000, messageLength: 500 } as const
 
 /** What a rule can do instead of a normal answer: fail the transport, or answer JSON that cannot be parsed. */
 export const faultKinds = ['reset', 'empty', 'truncated', 'malformed'] as const
-
-/** The methods the contract has on any path, e.g. `GET, HEAD, POST, DELETE`. */
-const contractMethods: readonly string[] = [...new Set(routes.flatMap(({ methods }) => [...methods.keys()]))]
-const methodMessage = `must be one of ${contractMethods.join(', ')}`
-
-/**
- * An HTTP method to match requests by, in any case, one the contract has;
- * answered in upper case.
- *
- * @example
- * methodSchema.parse('delete') // 'DELETE'
- */
-export const methodSchema = z
-  .string({ error: methodMessage })
-  .transform((method) => method.toUpperCase())
-  .refine((method) => contractMethods.includes(method), { error: methodMessage })
 
 const integerFrom = (min: number, max: number) => {
   const error = `must be an integer from ${min} to ${max}`

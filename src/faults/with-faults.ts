@@ -1,8 +1,10 @@
-import { callerOf, matchRoute, type Outcome, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import { callerOf, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
 import { renderError } from '../core/errors.ts'
-import type { CoreRequest, CoreResponse } from '../core/http.ts'
-import type { PlantStore, Principal } from '../core/store.ts'
-import { faultAnswer, sleep } from './answers.ts'
+import type { CoreRequest } from '../core/http.ts'
+import { madeUpOutcome } from '../core/made-up-answers.ts'
+import type { PlantStore } from '../core/store.ts'
+import { sleep } from '../core/time.ts'
+import { faultAnswer } from './answers.ts'
 import type { FaultRules, FiredRule } from './fault-rules.ts'
 
 export interface WithFaultsOptions {
@@ -11,28 +13,6 @@ export interface WithFaultsOptions {
   faults: FaultRules
   /** Receives the {@link Outcome} of every answer a rule made (the core reports the others). */
   onOutcome?: OutcomeListener
-}
-
-export { callerOf }
-
-/**
- * The {@link Outcome} of an answer made without running the operation (by a
- * fault rule, or `Prefer: code`), so that the journal, the webhook and the
- * inspector see it like any other: the operation the request routes to, the
- * caller, the answer; no body read, no plant.
- *
- * @example
- * onOutcome(madeUpOutcome(request, response, callerOf(store, request)))
- */
-export function madeUpOutcome(request: CoreRequest, response: CoreResponse, principal: Principal | undefined): Outcome {
-  return {
-    operation: matchRoute(request.path)?.route.methods.get(request.method),
-    request,
-    requestBody: undefined,
-    principal,
-    response,
-    plant: undefined,
-  }
 }
 
 /**

@@ -136,7 +136,17 @@ export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, resp
   if (refused.has(req)) res.setHeader('connection', 'close')
   res.statusCode = status
   if (body === null) res.end()
-  else {
+  else if (response.chunks) {
+    // Bytes the core keeps (a long list): written as they are, never encoded anew.
+    const { chunks } = response
+    let length = 0
+    for (const chunk of chunks) length += chunk.byteLength
+    res.setHeader('content-length', length)
+    res.cork()
+    for (const chunk of chunks) res.write(chunk)
+    res.uncork()
+    res.end()
+  } else {
     res.setHeader('content-length', Buffer.byteLength(body))
     res.end(body)
   }

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { invalidRequest } from '../core/errors.ts'
-import { invalidField } from '../faults/errors.ts'
-import { pathPatternSchema } from '../faults/path-pattern.ts'
-import { methodSchema } from '../faults/rule.ts'
+import { methodSchema, pathPatternSchema } from '../core/request-pattern.ts'
+import { invalidField, refuseUnknownNames } from '../core/unknown-names.ts'
 
 /** Bounds of a journal query: the most entries one answer holds, the longest query string. */
 export const journalQueryLimits = { maxLimit: 1000, maxQueryLength: 2048 } as const
@@ -58,11 +57,7 @@ export function parseJournalQuery(query: string): JournalFilter {
   }
   const params: Record<string, string> = {}
   for (const [name, value] of new URLSearchParams(query)) {
-    if (!Object.hasOwn(journalQuerySchema.shape, name)) {
-      throw invalidRequest(
-        `${name} is not a query parameter here; use ${Object.keys(journalQuerySchema.shape).join(', ')}.`,
-      )
-    }
+    refuseUnknownNames([name], journalQueryNames, 'query parameter')
     if (Object.hasOwn(params, name)) throw invalidRequest(`${name} must be given at most once.`)
     params[name] = value
   }

@@ -1,6 +1,6 @@
 import type { OperationId, Outcome } from '../core/app.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
-import { pathMatches } from '../faults/path-pattern.ts'
+import { pathMatches } from '../core/request-pattern.ts'
 import type { JournalFilter } from './journal-query.ts'
 import { requestIdSyntax } from './request-log.ts'
 
@@ -111,6 +111,14 @@ function cutCopy(text: string, max: number): string {
 }
 
 /**
+ * A copy of `text` that shares no memory with it: flattening `' ' + text`
+ * writes its characters into a new string, of which the copy is a slice.
+ */
+function copyOf(text: string): string {
+  return ` ${text}`.slice(1)
+}
+
+/**
  * What an entry is counted for: its fixed overhead plus 2 bytes per character
  * of its texts (path, query, header values, bodies). V8 keeps a string in 1
  * or 2 bytes per character (2 once it holds any character above U+00FF, such
@@ -194,12 +202,9 @@ export class RequestJournal {
       const value = request.header(name)
       if (value !== null) headers[name] = name === 'authorization' ? redact(value) : value
     }
-    const presentedId = request.header('x-request-id')
     const entry: JournalEntry = {
       // One id per request: the transport's (the sandbox's request log), else the client's, else one of ours.
-      id:
-        request.id ??
-        (presentedId !== null && requestIdSyntax.test(presentedId) ? presentedId : `r-${++this.#sequence}`),
+      id: request.id ?? this.#idOf(request.header('x-request-id')),
       at: now(),
       operation: operation ?? null,
       request: {
@@ -207,13 +212,9 @@ export class RequestJournal {
         path: request.path,
         query: request.query,
         headers,
-        body: requestBody === undefined ? null : this.#requestBody(requestBody),
+        body: requestBody === undefined ? null : this.#bodyText(requestBody),
       },
-      // Kept as it is unless its body must be cut: answers are never changed after they are given.
-      response:
-        response.body === null || response.body.length <= this.#maxBodyChars
-          ? response
-          : { ...response, body: cutCopy(response.body, this.#maxBodyChars) },
+      response: this.#answer(response),
     }
     let kept = this.#tenants.get(tenantId)
     if (!kept) {
@@ -230,6 +231,11 @@ export class RequestJournal {
     }
     while (this.#totalBytes > this.maxTotalBytes) this.#dropOldest(this.#largest())
     for (const listener of this.#listeners) listener(tenantId, entry)
+  }
+
+  /** The id of a request the transport gave none: the client's when well-formed, else the next of ours. */
+  #idOf(presented: string | null): string {
+    return presented !== null && requestIdSyntax.test(presented) ? presented : `r-${++this.#sequence}`
   }
 
   /** An outcome listener: journals every answer given to an authenticated tenant. */
@@ -272,11 +278,28 @@ export class RequestJournal {
   }
 
   /**
-   * A request body as text, cut to `maxBodyChars`: only a prefix of the bytes
-   * is decoded (a UTF-16 unit takes at most 3 UTF-8 bytes), and a cut body is
+   * The answer as the journal keeps it: its body a copy, cut to
+   * `maxBodyChars`, that shares no memory with the answer's (a short list is
+   * a slice of the tenant's kept list, which it would keep alive); a long
+   * list's body decoded from a prefix of its bytes rather than cut from a text
+   * as large; never its `chunks`, views of the tenant's kept list.
+   */
+  #answer(response: CoreResponse): CoreResponse {
+    const { chunks, ...answer } = response
+    const { body } = answer
+    if (body === null) return answer
+    const max = this.#maxBodyChars
+    if (body.length <= max) return { ...answer, body: copyOf(body) }
+    const first = chunks?.[0]
+    return { ...answer, body: first === undefined ? cutCopy(body, max) : this.#bodyText(first) }
+  }
+
+  /**
+   * A body as text, cut to `maxBodyChars`: only a prefix of the bytes is
+   * decoded (a UTF-16 unit takes at most 3 UTF-8 bytes), and a cut body is
    * copied, so nothing of a large body stays alive.
    */
-  #requestBody(bytes: Uint8Array): string {
+  #bodyText(bytes: Uint8Array): string {
     const max = this.#maxBodyChars
     const prefix = bytes.byteLength > max * 3 ? bytes.subarray(0, max * 3) : bytes
     const text = decoder.decode(prefix)

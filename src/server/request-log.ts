@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
-import type { DestinationStream, Logger } from 'pino'
+import { type DestinationStream, type Logger, symbols } from 'pino'
 import { randomId } from '../core/random.ts'
 
 /**
@@ -26,7 +26,9 @@ let idCounter = 0
  * structured pino line when the answer is finished: request id, method, URL
  * as sent, status and time taken. Credentials are only noted as present and
  * redacted, never logged. No child logger per request: the hot path pays for
- * one log call. Connect-style: calls `next` when given, so Express can mount it.
+ * one log line, which a logger of plain settings gets written directly
+ * ({@link requestLine}, the same bytes pino writes). Connect-style: calls
+ * `next` when given, so Express can mount it.
  *
  * @example
  * app.use(requestLog(pino()))
@@ -35,6 +37,7 @@ let idCounter = 0
  * createServer((req, res) => { log(req, res); handle(req, res) })
  */
 export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse, next?: () => void) => void {
+  const write = lineWriter(logger)
   return (req, res, next) => {
     const started = performance.now()
     const presented = req.headers['x-request-id']
@@ -46,26 +49,127 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
     // For the app's error handler: where to log a failure's detail.
     ;(req as { log?: Logger }).log = logger
     // The URL as sent, before any router strips its mount point.
-    const url = req.url
-    res.once('finish', () => {
-      logger[res.statusCode >= 500 ? 'error' : 'info'](
-        {
-          req: {
-            id,
-            method: req.method,
-            url,
-            headers: {
-              ...(req.headers.authorization === undefined ? {} : { authorization: '[redacted]' }),
-              ...(req.headers['x-admin-key'] === undefined ? {} : { 'x-admin-key': '[redacted]' }),
-            },
-          },
-          res: { statusCode: res.statusCode },
-          responseTime: Math.round(performance.now() - started),
-        },
-        'request completed',
-      )
+    const url = req.url ?? ''
+    // `on`, not `once`: 'finish' comes once, and `once` wraps the listener in one more closure per request.
+    res.on('finish', () => {
+      const { statusCode } = res
+      const level = statusCode >= 500 ? 'error' : 'info'
+      if (!logger.isLevelEnabled(level)) return
+      const headers = req.headers
+      const fields: RequestLineFields = {
+        id,
+        method: req.method ?? '',
+        url,
+        authorization: headers.authorization !== undefined,
+        adminKey: headers['x-admin-key'] !== undefined,
+        statusCode,
+        responseTime: Math.round(performance.now() - started),
+      }
+      if (write) write(level, fields)
+      else logger[level](requestLogObject(fields), requestLogMessage)
     })
     next?.()
+  }
+}
+
+/** What a request's log line says. */
+interface RequestLineFields {
+  id: string
+  method: string
+  url: string
+  /** Whether the request carried `Authorization` (logged as `[redacted]`). */
+  authorization: boolean
+  /** Whether the request carried `X-Admin-Key` (logged as `[redacted]`). */
+  adminKey: boolean
+  statusCode: number
+  responseTime: number
+}
+
+const requestLogMessage = 'request completed'
+
+/** The object a request's line logs (pino's `req`/`res` shape). */
+function requestLogObject(fields: RequestLineFields) {
+  const { id, method, url, authorization, adminKey, statusCode, responseTime } = fields
+  return {
+    req: {
+      id,
+      method,
+      url,
+      headers: {
+        ...(authorization ? { authorization: '[redacted]' } : {}),
+        ...(adminKey ? { 'x-admin-key': '[redacted]' } : {}),
+      },
+    },
+    res: { statusCode },
+    responseTime,
+  }
+}
+
+/** pino's symbol of a logger's message prefix (not in its types). */
+const msgPrefixSym = (symbols as unknown as Record<string, symbol>).msgPrefixSym as symbol
+
+/** The parts of a pino logger its line is made of (pino's own symbols; see pino's `asJson`). */
+interface PinoInternals {
+  [symbols.lsCacheSym]: Record<number, string>
+  [symbols.timeSym]: () => string
+  [symbols.chindingsSym]: string
+  [symbols.endSym]: string
+  [symbols.streamSym]: DestinationStream & { [symbols.needsMetadataGsym]?: boolean }
+  [symbols.mixinSym]?: unknown
+  [symbols.messageKeySym]: string
+  [symbols.nestedKeySym]?: string | null
+  [symbols.serializersSym]: Record<string, unknown>
+  [symbols.stringifiersSym]: Record<string | symbol, unknown>
+  [symbols.formattersSym]: { log?: unknown }
+  [symbols.hooksSym]: { logMethod?: unknown; streamWrite?: unknown }
+}
+
+/**
+ * For a pino logger of plain settings (no mixin, hooks, log formatter,
+ * serializers or redaction of these fields, nested key or message prefix),
+ * a writer of the request's line as pino would make it, byte for byte: its
+ * cached level prefix, time, bindings, then the fields, built without pino's
+ * generic walk over a merge object. Any other logger gets `undefined` and
+ * logs through pino itself. The level is still checked on each line.
+ */
+function lineWriter(logger: Logger): ((level: 'info' | 'error', fields: RequestLineFields) => void) | undefined {
+  const pino = logger as unknown as PinoInternals
+  const serializers = pino[symbols.serializersSym] ?? {}
+  const stringifiers = pino[symbols.stringifiersSym] ?? {}
+  const plain =
+    pino[symbols.lsCacheSym] !== undefined &&
+    typeof pino[symbols.timeSym] === 'function' &&
+    typeof pino[symbols.chindingsSym] === 'string' &&
+    typeof pino[symbols.endSym] === 'string' &&
+    !pino[symbols.mixinSym] &&
+    pino[symbols.messageKeySym] === 'msg' &&
+    !pino[symbols.nestedKeySym] &&
+    !(logger as unknown as Record<symbol, unknown>)[msgPrefixSym] &&
+    !pino[symbols.formattersSym]?.log &&
+    !pino[symbols.hooksSym]?.logMethod &&
+    !pino[symbols.hooksSym]?.streamWrite &&
+    !pino[symbols.streamSym]?.[symbols.needsMetadataGsym] &&
+    !stringifiers[symbols.wildcardFirstSym] &&
+    ['req', 'res', 'responseTime', 'msg'].every((key) => !serializers[key] && !stringifiers[key])
+  if (!plain) return undefined
+  const levels = logger.levels.values
+  return (level, fields) => {
+    const { id, method, url, authorization, adminKey, statusCode, responseTime } = fields
+    const redacted =
+      authorization && adminKey
+        ? '"authorization":"[redacted]","x-admin-key":"[redacted]"'
+        : authorization
+          ? '"authorization":"[redacted]"'
+          : adminKey
+            ? '"x-admin-key":"[redacted]"'
+            : ''
+    // Read per line, as pino does: a logger's stream and bindings are its own, its time function may be too.
+    pino[symbols.streamSym].write(
+      `${pino[symbols.lsCacheSym][levels[level] as number]}${pino[symbols.timeSym]()}${pino[symbols.chindingsSym]}` +
+        `,"req":{"id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},` +
+        `"headers":{${redacted}}},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},` +
+        `"msg":"${requestLogMessage}"${pino[symbols.endSym]}`,
+    )
   }
 }
 

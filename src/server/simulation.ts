@@ -1,8 +1,8 @@
 import { callerOf, type PlantStoreHandler } from '../core/app.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import { madeUpStatus } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
-import { madeUpStatus, sleep } from '../faults/answers.ts'
-import { maxDelayMs } from '../faults/rule.ts'
+import { maxDelayMs, sleep } from '../core/time.ts'
 
 /** A delay in milliseconds: fixed when `min === max`, otherwise uniform in `[min, max]`. */
 export interface DelayRange {

@@ -235,8 +235,16 @@ export function faultRuleCases(name: string, driver: () => FaultDriver): void {
       ['a window of text', { status: 500, windowMs: '10s' }, 'windowMs must be an integer from 1 to 86400000'],
       ['a delay over 30 s', { delayMs: 30_001 }, 'delayMs must be an integer from 1 to 30000'],
       ['a message without a status', { fault: 'reset', message: 'x' }, 'message is only for a status answer'],
-      ['an unknown field', { status: 500, timez: 1 }, '"timez": unknown field (did you mean "times"?).'],
-      ['a very long unknown field', { status: 500, ['x'.repeat(10_000)]: 1 }, `"${'x'.repeat(40)}…": unknown field.`],
+      [
+        'an unknown field',
+        { status: 500, timez: 1 },
+        'Unknown field "timez" (did you mean "times"?); use method, path,',
+      ],
+      [
+        'a very long unknown field',
+        { status: 500, ['x'.repeat(10_000)]: 1 },
+        `Unknown field "${'x'.repeat(40)}…"; use method,`,
+      ],
       ['msw’s path syntax', { path: '/plants/:id', status: 500 }, 'path must be a path such as'],
       ['a path the contract lacks', { path: '/plant', status: 500 }, '(did you mean "/plants"?)'],
       ['a literal path the contract does not route', { path: '/nope/1', status: 500 }, 'path must be a path such as'],

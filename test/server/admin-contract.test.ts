@@ -9,6 +9,7 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
+import { templatePattern } from '../../src/core/path-template.ts'
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
@@ -45,8 +46,7 @@ const operations = Object.entries(sandboxContract.operations) as Array<
 function operationOf(method: string, path: string): OperationId | undefined {
   const bare = path.split('?')[0] ?? path
   return operations.find(
-    ([, operation]) =>
-      operation.method === method && new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+    ([, operation]) => operation.method === method && templatePattern(operation.path).test(bare),
   )?.[0]
 }
 

@@ -56,3 +56,35 @@ describe.each(transports)('lists of every length through %s', (_name, base, stor
     await store.reset()
   })
 })
+
+describe('a long list over HTTP', () => {
+  test('is sent as the bytes the tenant keeps: the same JSON, its Content-Length, and a journal entry cut from it', async () => {
+    const { read, write } = fixtureTokens.globex
+    for (let id = 9000; id < 9200; id++) {
+      const created = await fetch(`${sandbox.base}/plants`, {
+        method: 'POST',
+        headers: { ...bearer(write), 'content-type': 'application/json' },
+        body: JSON.stringify({ id, name: `${id} ${'植'.repeat(200)}`, tag: '葉'.repeat(60) }),
+      })
+      expect(created.status).toBe(200)
+    }
+    const expected = (limit?: number) =>
+      JSON.stringify(
+        sandbox.store
+          .listPlants('globex', limit)
+          .map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })),
+      )
+    for (const limit of [150, 80, undefined]) {
+      const url = `${sandbox.base}/plants${limit === undefined ? '' : `?limit=${limit}`}`
+      const answer = await fetch(url, { headers: bearer(read) })
+      const text = await answer.text()
+      expect(text.length, 'long enough to be sent as bytes').toBeGreaterThan(16_384)
+      expect(text, `limit=${limit}`).toBe(expected(limit))
+      expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(text)))
+    }
+    const journal = await fetch(`${sandbox.base}/__sandbox/requests?method=GET&limit=1`, { headers: bearer(read) })
+    const [entry] = ((await journal.json()) as { requests: Array<{ response: { body: string } }> }).requests
+    expect(entry?.response.body).toBe(`${expected().slice(0, 4096)}…`)
+    await sandbox.store.reset()
+  })
+})

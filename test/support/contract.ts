@@ -10,24 +10,14 @@
  * responses), so every sandbox answer is checked whole.
  */
 import { readFileSync } from 'node:fs'
-import { Ajv, type ValidateFunction } from 'ajv'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import { expect } from 'vitest'
 import { parse } from 'yaml'
+import { type ContractChecker, plantStoreContract, sandboxContract } from '../../src/contracts/contract-checker.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 
-interface Header {
-  required?: boolean
-  schema: Record<string, unknown>
-}
-interface ResponseSpec {
-  content?: Record<string, { schema: Record<string, unknown> }>
-  headers?: Record<string, Header | { $ref: string }>
-  $ref?: string
-}
 interface Operation {
   operationId: string
-  responses: Record<string, ResponseSpec>
+  responses: Record<string, unknown>
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>
@@ -41,89 +31,15 @@ export const openapi = parse(
 /** The sandbox control API's contract, as `GET /__sandbox/openapi.json` serves it. */
 export const sandboxOpenapi = sandboxContractDocument as unknown as OpenApiDocument
 
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
-
-/** One contract's checks: its schemas compiled by an ajv of its JSON Schema dialect. */
-class Contract {
-  readonly document: OpenApiDocument
-  readonly ajv: Ajv | Ajv2020
-  readonly #compiled = new Map<string, ValidateFunction>()
-  readonly #key: string
-
-  constructor(document: OpenApiDocument, ajv: Ajv | Ajv2020, key: string) {
-    this.document = document
-    this.ajv = ajv
-    this.#key = key
-    ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 })
-    ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) })
-    ajv.addFormat('date-time', (text: string) => !Number.isNaN(Date.parse(text)) && /^\d{4}-\d\d-\d\dT/.test(text))
-    ajv.addSchema({ components: document.components }, key)
-  }
-
-  validator(schema: Record<string, unknown>): ValidateFunction {
-    const text = JSON.stringify(schema)
-    let validate = this.#compiled.get(text)
-    if (!validate) {
-      // Rewrite local refs so they resolve inside the registered document.
-      validate = this.ajv.compile(JSON.parse(text.replaceAll('"#/components/', `"${this.#key}#/components/`)))
-      this.#compiled.set(text, validate)
-    }
-    return validate
-  }
-
-  resolve<T>(value: T | { $ref: string }): T {
-    if (value && typeof value === 'object' && '$ref' in value) {
-      let node: unknown = this.document
-      for (const part of value.$ref.replace('#/', '').split('/')) node = (node as Record<string, unknown>)[part]
-      return this.resolve(node as T | { $ref: string })
-    }
-    return value as T
-  }
-
-  /** The contract path template for a concrete path, e.g. `/plants/7` → `/plants/{id}`. */
-  templateOf(path: string): string | undefined {
-    return Object.keys(this.document.paths).find((template) =>
-      new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
-    )
-  }
-
-  /** Asserts a response's declared headers: each required one present, each present one valid. */
-  expectHeaders(what: string, response: ResponseSpec, answer: Answer): void {
-    for (const [name, header] of Object.entries(response.headers ?? {})) {
-      const resolved = this.resolve(header)
-      const value = answer.headers.get(name)
-      if (resolved.required) expect(value, `${what}: header ${name} on ${answer.status}`).not.toBeNull()
-      if (value !== null) {
-        const validate = this.validator(resolved.schema)
-        const parsed = resolved.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value
-        expect(validate(parsed), `${what}: header ${name}: ${value} ${this.ajv.errorsText(validate.errors)}`).toBe(true)
-      }
-    }
-  }
-
-  /** Asserts that an answer matches a response of the contract: its headers, and its body (none for HEAD). */
-  expectResponse(what: string, spec: ResponseSpec | { $ref: string }, answer: Answer, head = false): void {
-    const response = this.resolve(spec)
-    this.expectHeaders(what, response, answer)
-    if (!response.content || head) {
-      expect(answer.text, `${what}: ${answer.status} must have no body`).toBe('')
-      return
-    }
-    const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? ''
-    const media = response.content[contentType]
-    expect(media, `${what}: ${answer.status} is not declared as ${contentType}`).toBeDefined()
-    if (contentType !== 'application/json') return
-    const validate = this.validator(media!.schema)
-    const body: unknown = JSON.parse(answer.text)
-    expect(
-      validate(body),
-      `${what}: ${answer.status} body ${answer.text}: ${this.ajv.errorsText(validate.errors)}`,
-    ).toBe(true)
-  }
+/** Asserts that a contract's checker found no problem with an answer. */
+function expectNoProblems(what: string, problems: readonly string[]): void {
+  expect(problems, `${what}: ${problems.join('; ')}`).toEqual([])
 }
 
-const plantStore = new Contract(openapi, new Ajv({ strict: false, allErrors: true }), 'openapi')
-const sandbox = new Contract(sandboxOpenapi, new Ajv2020({ strict: false, allErrors: true }), 'sandbox')
+/** Asserts an answer against the response at this JSON pointer of a contract (e.g. `/components/responses/NotFound`). */
+function expectResponse(contract: ContractChecker, what: string, pointer: string, answer: Answer, head = false): void {
+  expectNoProblems(what, contract.responseProblems(pointer, answer, { head }))
+}
 
 export interface Answer {
   status: number
@@ -153,13 +69,15 @@ export function expectToMatchContract(method: string, url: string, answer: Answe
     return
   }
   const path = pathname.replace(/^.*(?=\/plants)/, '')
-  const template = plantStore.templateOf(path)
+  const template = plantStoreContract.templateOf(path)
   expect(template, `no contract path for ${path}`).toBeDefined()
-  const operation = openapi.paths[template!]?.[method.toLowerCase()]
+  const operation = plantStoreContract.operationOf(method, path)
   expect(operation, `no contract operation ${method} ${template}`).toBeDefined()
-  const spec = operation!.responses[String(answer.status)]
-  expect(spec, `${operation!.operationId} does not declare status ${answer.status}: ${answer.text}`).toBeDefined()
-  plantStore.expectResponse(operation!.operationId, spec!, answer)
+  expect(
+    operation!.responses[String(answer.status)],
+    `${operation!.operationId} does not declare status ${answer.status}: ${answer.text}`,
+  ).toBeDefined()
+  expectNoProblems(operation!.operationId, plantStoreContract.problems(method, path, answer) ?? [])
 }
 
 /**
@@ -171,7 +89,7 @@ export function expectToMatchContract(method: string, url: string, answer: Answe
  */
 export function expectMadeUpAnswerToMatchContract(method: string, url: string, answer: Answer): void {
   const path = new URL(url, 'http://127.0.0.1').pathname.replace(/^.*(?=\/plants)/, '')
-  const operation = openapi.paths[plantStore.templateOf(path) ?? '']?.[method.toLowerCase()]
+  const operation = plantStoreContract.operationOf(method, path)
   expect(operation, `no contract operation ${method} ${path}`).toBeDefined()
   if (operation!.responses[String(answer.status)]) {
     expectToMatchContract(method, url, answer)
@@ -179,10 +97,11 @@ export function expectMadeUpAnswerToMatchContract(method: string, url: string, a
   }
   if (method === 'HEAD') expect(answer.text, `${answer.status} to HEAD must have no body`).toBe('')
   else expectErrorBody(answer, answer.status)
-  for (const operations of Object.values(openapi.paths)) {
-    for (const { operationId, responses } of Object.values(operations)) {
-      const declared = responses[String(answer.status)]
-      if (declared) plantStore.expectHeaders(operationId, plantStore.resolve(declared), answer)
+  for (const template of Object.keys(openapi.paths)) {
+    for (const name of plantStoreContract.methodsAt(template)) {
+      const { operationId, pointer, responses } = plantStoreContract.operationOf(name, template)!
+      if (!responses[String(answer.status)]) continue
+      expectNoProblems(operationId, plantStoreContract.headerProblems(`${pointer}/responses/${answer.status}`, answer))
     }
   }
 }
@@ -219,8 +138,8 @@ export function expectToMatchSandboxContract(
 ): void {
   const what = `${method} ${path}`
   const bare = path.split('?')[0] ?? path
-  const components = sandboxOpenapi.components.responses as Record<string, ResponseSpec>
-  if ((method === 'GET' || method === 'HEAD') && inspectorFiles.has(bare)) {
+  const head = method === 'HEAD'
+  if ((method === 'GET' || head) && inspectorFiles.has(bare)) {
     // The live inspector's page and files are no part of the API (nor of its contract).
     expect([200, 308], `${what}: the inspector's ${bare}`).toContain(answer.status)
     return
@@ -228,27 +147,25 @@ export function expectToMatchSandboxContract(
   if (method === 'OPTIONS') {
     // A CORS preflight, answered by the CORS layer: 204 for a listed origin, else 403 with an Error body.
     expect([204, 403], `${what}: a preflight`).toContain(answer.status)
-    if (answer.status === 403) sandbox.expectResponse(what, components.ForeignOrigin!, answer)
+    if (answer.status === 403) expectResponse(sandboxContract, what, '/components/responses/ForeignOrigin', answer)
     return
   }
-  if (request.origin !== undefined && method !== 'GET' && method !== 'HEAD' && answer.status === 403) {
-    sandbox.expectResponse(`${what} from ${request.origin}`, components.ForeignOrigin!, answer)
+  if (request.origin !== undefined && method !== 'GET' && !head && answer.status === 403) {
+    expectResponse(sandboxContract, `${what} from ${request.origin}`, '/components/responses/ForeignOrigin', answer)
     return
   }
-  const template = sandbox.templateOf(bare)
+  const template = sandboxContract.templateOf(bare)
   if (template === undefined) {
     expect(answer.status, `${what}: no sandbox contract path, so it must be a 404: ${answer.text}`).toBe(404)
-    sandbox.expectResponse(what, components.NotFound!, answer, method === 'HEAD')
+    expectResponse(sandboxContract, what, '/components/responses/NotFound', answer, head)
     return
   }
-  const item = sandboxOpenapi.paths[template]!
-  const declared = httpMethods.filter((name) => Object.hasOwn(item, name))
-  const lower = method.toLowerCase()
-  const derivedHead = lower === 'head' && !declared.includes('head') && declared.includes('get')
-  const operation = item[lower] ?? (derivedHead ? item.get : undefined)
+  const declared = sandboxContract.methodsAt(template)
+  const operation = sandboxContract.operationOf(method, bare, { derivedHead: true })
+  const derivedHead = head && !declared.includes('head') && operation !== undefined
   const spec = operation?.responses[String(answer.status)]
   if (!spec && (!operation || derivedHead) && answer.status === 405) {
-    sandbox.expectResponse(what, components.MethodNotAllowed!, answer, method === 'HEAD')
+    expectResponse(sandboxContract, what, '/components/responses/MethodNotAllowed', answer, head)
     const allow = new Set((answer.headers.get('allow') ?? '').split(', '))
     for (const name of declared)
       expect(allow, `${what}: Allow must name ${name.toUpperCase()}`).toContain(name.toUpperCase())
@@ -268,7 +185,8 @@ export function expectToMatchSandboxContract(
     spec,
     `${what}: ${operation!.operationId} does not declare status ${answer.status}: ${answer.text}`,
   ).toBeDefined()
-  sandbox.expectResponse(`${what} (${operation!.operationId})`, spec!, answer, method === 'HEAD')
+  const pointer = `${operation!.pointer}/responses/${answer.status}`
+  expectResponse(sandboxContract, `${what} (${operation!.operationId})`, pointer, answer, head)
 }
 
 /**
@@ -277,9 +195,8 @@ export function expectToMatchSandboxContract(
  * errors when it is not.
  */
 export function sandboxSchemaAccepts(ref: string, value: unknown): { ok: boolean; errors: string } {
-  const validate = sandbox.validator({ $ref: ref })
-  const ok = validate(value) === true
-  return { ok, errors: sandbox.ajv.errorsText(validate.errors) }
+  const errors = sandboxContract.schemaProblems(ref, value)
+  return { ok: errors === undefined, errors: errors ?? 'No errors' }
 }
 
 /** Asserts an Error body (`{ error: status, message }`, JSON) with this status. */
@@ -287,8 +204,8 @@ export function expectErrorBody(answer: Answer, status: number): void {
   expect(answer.status).toBe(status)
   expect(answer.headers.get('content-type')?.split(';')[0]).toBe('application/json')
   const body: unknown = JSON.parse(answer.text)
-  const validate = plantStore.validator({ $ref: '#/components/schemas/Error' })
-  expect(validate(body), plantStore.ajv.errorsText(validate.errors)).toBe(true)
+  const errors = plantStoreContract.schemaProblems('#/components/schemas/Error', body)
+  expect(errors, errors).toBeUndefined()
   expect((body as { error: number }).error).toBe(status)
   expect((body as { message: string }).message.length).toBeGreaterThan(0)
 }

@@ -33,7 +33,7 @@ describe('provider states', () => {
   test('each interaction starts from the fixture world, without the last one’s tenant or changes', async () => {
     const { store, runner } = await setUp()
     await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'setup' })
-    store.deletePlant('acme', 1)
+    await store.deletePlant('acme', 1)
     await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'teardown' })
     await runner.apply({ state: 'the fixture world', action: 'setup' })
     expect(store.hasTenant(verificationTenantId)).toBe(false)

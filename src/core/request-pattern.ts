@@ -1,9 +1,31 @@
+/**
+ * What requests are matched by, as fault rules and journal queries take it:
+ * a method the contract has, a path pattern (a literal path or one of the
+ * contract's templates), both checked against the core's own routes.
+ */
 import { z } from 'zod'
-import { matchRoute, routes } from '../core/app.ts'
-import { closest, quote } from '../core/errors.ts'
+import { matchRoute, routes } from './app.ts'
+import { quote } from './errors.ts'
+import { closest } from './unknown-names.ts'
 
 /** The contract's path templates, e.g. `/plants/{id}`: a pattern with a `{param}` must be one of them. */
 export const pathTemplates: readonly string[] = routes.map(({ path }) => path)
+
+/** The methods the contract has on any path, e.g. `GET, HEAD, POST, DELETE`. */
+const contractMethods: readonly string[] = [...new Set(routes.flatMap(({ methods }) => [...methods.keys()]))]
+const methodMessage = `must be one of ${contractMethods.join(', ')}`
+
+/**
+ * An HTTP method to match requests by, in any case, one the contract has;
+ * answered in upper case.
+ *
+ * @example
+ * methodSchema.parse('delete') // 'DELETE'
+ */
+export const methodSchema = z
+  .string({ error: methodMessage })
+  .transform((method) => method.toUpperCase())
+  .refine((method) => contractMethods.includes(method), { error: methodMessage })
 
 const patternMessage = `must be a path such as /plants/42, or one of the contract's templates: ${pathTemplates.join(', ')}`
 

@@ -1,0 +1,235 @@
+/**
+ * The one checker of answers against a contract: `contracts/openapi.yaml`
+ * (the Plant Store API) or `contracts/sandbox.openapi.yaml` (the sandbox's
+ * control API), as generated into `src/generated/`. The status is one the
+ * operation declares, the declared headers are there and match their
+ * schema, and the body is JSON matching the declared schema (ajv), or absent
+ * when none is declared. The conformance suite judges every answer with it;
+ * the project's tests assert with it.
+ */
+import { Ajv, type ValidateFunction } from 'ajv'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { templateOf } from '../core/path-template.ts'
+import { contractDocument } from '../generated/contract-document.ts'
+import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+
+type Reference = { readonly $ref: string }
+interface HeaderSpec {
+  readonly required?: boolean
+  readonly schema: { readonly type?: unknown }
+}
+interface ResponseSpec {
+  readonly description?: string
+  readonly headers?: Readonly<Record<string, HeaderSpec | Reference>>
+  readonly content?: Readonly<Record<string, { readonly schema: object }>>
+}
+interface OperationSpec {
+  readonly operationId: string
+  readonly responses: Readonly<Record<string, ResponseSpec | Reference>>
+}
+interface ContractDocument {
+  readonly paths: Readonly<Record<string, Readonly<Record<string, unknown>>>>
+}
+
+/** An answer as the checker reads it: what a fetch `Response` gives, its body read as text. */
+export interface CheckedAnswer {
+  readonly status: number
+  /** Case-insensitive, as fetch gives them. */
+  readonly headers: { get(name: string): string | null }
+  readonly text: string
+}
+
+/** An operation of a contract, where it sits in the document (a JSON pointer) and its path template. */
+export type ContractOperation = OperationSpec & { readonly pointer: string; readonly template: string }
+
+/** The methods an OpenAPI path item may declare, in lower case. */
+const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+
+/** Escapes a JSON pointer segment (`/` and `~`). */
+function segment(name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
+}
+
+/**
+ * One contract's checks: its schemas compiled (on first use, each once) by
+ * an ajv of its JSON Schema dialect, local references resolved inside the
+ * document.
+ *
+ * @example
+ * plantStoreContract.problems('GET', '/plants?limit=2', answer) // [] when it matches
+ */
+export class ContractChecker {
+  readonly document: ContractDocument
+  readonly #makeAjv: () => Ajv | Ajv2020
+  #ajv: Ajv | Ajv2020 | undefined
+  readonly #validators = new Map<string, ValidateFunction>()
+
+  constructor(document: object, makeAjv: () => Ajv | Ajv2020) {
+    this.document = document as ContractDocument
+    this.#makeAjv = makeAjv
+  }
+
+  /** The validator of the whole document, made on first use (a CLI that only serves or lists never pays for it). */
+  get #validator(): Ajv | Ajv2020 {
+    if (this.#ajv) return this.#ajv
+    const ajv = this.#makeAjv()
+    ajv.addFormat('int32', {
+      type: 'number',
+      validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+    })
+    ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) })
+    ajv.addFormat('date-time', (text: string) => !Number.isNaN(Date.parse(text)) && /^\d{4}-\d\d-\d\dT/.test(text))
+    // The whole document under one id: local `#/components/...` references resolve inside it.
+    ajv.addSchema(this.document, 'contract')
+    this.#ajv = ajv
+    return ajv
+  }
+
+  /** The contract path template of a concrete path (no query), e.g. `/plants/7` → `/plants/{id}`. */
+  templateOf(path: string): string | undefined {
+    return templateOf(Object.keys(this.document.paths), path)
+  }
+
+  /** The methods a path template declares, in lower case. */
+  methodsAt(template: string): string[] {
+    const item = this.document.paths[template] ?? {}
+    return httpMethods.filter((name) => Object.hasOwn(item, name))
+  }
+
+  /**
+   * The operation a request reaches, e.g. `DELETE /plants/abc` →
+   * `deletePlant`; `undefined` for an unknown path or method. A HEAD the
+   * path does not declare reaches its GET when `derivedHead` says so.
+   *
+   * @example
+   * plantStoreContract.operationOf('GET', '/plants?limit=2')?.operationId // 'listPlants'
+   */
+  operationOf(method: string, path: string, { derivedHead = false } = {}): ContractOperation | undefined {
+    const template = this.templateOf(path.split('?')[0] ?? path)
+    if (template === undefined) return undefined
+    const methods = this.methodsAt(template)
+    let lower = method.toLowerCase()
+    if (derivedHead && lower === 'head' && !methods.includes('head') && methods.includes('get')) lower = 'get'
+    if (!methods.includes(lower)) return undefined
+    const operation = this.document.paths[template]?.[lower] as OperationSpec
+    return { ...operation, template, pointer: `/paths/${segment(template)}/${lower}` }
+  }
+
+  /**
+   * What is wrong with an answer to `method path` according to the
+   * contract: `[]` when it matches, one sentence per problem otherwise,
+   * `undefined` when the request reaches no operation of the contract.
+   *
+   * @example
+   * plantStoreContract.problems('POST', '/plants', answer) // ['addPlant declares no status 201 (it declares 200, 400, …)']
+   */
+  problems(method: string, path: string, answer: CheckedAnswer): string[] | undefined {
+    const operation = this.operationOf(method, path)
+    if (!operation) return undefined
+    const { operationId, pointer, responses } = operation
+    if (!responses[String(answer.status)]) {
+      return [`${operationId} declares no status ${answer.status} (it declares ${Object.keys(responses).join(', ')})`]
+    }
+    return this.responseProblems(`${pointer}/responses/${answer.status}`, answer, { head: method === 'HEAD' })
+  }
+
+  /**
+   * What is wrong with an answer according to the response at this JSON
+   * pointer of the document (e.g. `/components/responses/NotFound`): its
+   * headers, and its body (none for a HEAD).
+   */
+  responseProblems(pointer: string, answer: CheckedAnswer, { head = false } = {}): string[] {
+    const response = this.#follow<ResponseSpec>(pointer)
+    const problems = this.headerProblems(pointer, answer)
+    const content = response.value.content
+    if (!content || head) {
+      if (answer.text !== '') problems.push(`${answer.status} has no body in the contract, but one came`)
+      return problems
+    }
+    const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+    if (!(mediaType in content)) {
+      problems.push(`Content-Type must be ${Object.keys(content).join(' or ')}, not "${mediaType || 'absent'}"`)
+      return problems
+    }
+    if (!/^application\/(?:[\w.-]+\+)?json$/.test(mediaType)) return problems
+    let body: unknown
+    try {
+      body = JSON.parse(answer.text)
+    } catch {
+      problems.push('the body is not JSON')
+      return problems
+    }
+    const invalid = this.schemaProblems(`${response.pointer}/content/${segment(mediaType)}/schema`, body, 'body')
+    if (invalid) problems.push(`the body ${invalid}`)
+    return problems
+  }
+
+  /** What is wrong with an answer's headers according to the response at this pointer: each required one present, each present one valid. */
+  headerProblems(pointer: string, answer: CheckedAnswer): string[] {
+    const response = this.#follow<ResponseSpec>(pointer)
+    const problems: string[] = []
+    for (const name of Object.keys(response.value.headers ?? {})) {
+      const header = this.#follow<HeaderSpec>(`${response.pointer}/headers/${segment(name)}`)
+      const value = answer.headers.get(name)
+      if (value === null) {
+        if (header.value.required) problems.push(`header ${name} is required on ${answer.status}`)
+        continue
+      }
+      const parsed = header.value.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value
+      const invalid = this.schemaProblems(`${header.pointer}/schema`, parsed, '')
+      if (invalid) problems.push(`header ${name}: "${value}" ${invalid}`)
+    }
+    return problems
+  }
+
+  /**
+   * Why a value does not match the schema at this JSON pointer (or `#/…`
+   * reference), as ajv words it; `undefined` when it matches.
+   *
+   * @example
+   * sandboxContract.schemaProblems('#/components/schemas/FaultRuleInput', { times: 0 }) // 'body/times must be >= 1'
+   */
+  schemaProblems(pointer: string, value: unknown, dataVar = 'data'): string | undefined {
+    const at = pointer.replace(/^#/, '')
+    let validate = this.#validators.get(at)
+    if (!validate) {
+      validate = this.#validator.compile({ $ref: `contract#${at}` })
+      this.#validators.set(at, validate)
+    }
+    if (validate(value)) return undefined
+    return this.#validator.errorsText(validate.errors, { dataVar, separator: '; ' })
+  }
+
+  /** The value at a JSON pointer, following local `$ref`s, and the pointer where it was found. */
+  #follow<T>(pointer: string): { value: T; pointer: string } {
+    let node: unknown = this.document
+    for (const part of pointer.split('/').slice(1)) {
+      node = (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')]
+    }
+    const reference = (node as Partial<Reference>).$ref
+    return reference === undefined ? { value: node as T, pointer } : this.#follow(reference.slice(1))
+  }
+}
+
+/**
+ * `contracts/openapi.yaml`'s checks: the Plant Store API.
+ *
+ * @example
+ * plantStoreContract.problems('GET', '/plants', answer) // []
+ */
+export const plantStoreContract = new ContractChecker(
+  contractDocument,
+  () => new Ajv({ strict: false, allErrors: true }),
+)
+
+/**
+ * `contracts/sandbox.openapi.yaml`'s checks: the sandbox's control API
+ * (paths from `/__sandbox`), OpenAPI 3.1 and so JSON Schema 2020-12.
+ *
+ * @example
+ * sandboxContract.problems('GET', '/__sandbox/health', answer) // []
+ */
+export const sandboxContract = new ContractChecker(
+  sandboxContractDocument,
+  () => new Ajv2020({ strict: false, allErrors: true }),
+)

@@ -1,0 +1,95 @@
+import { contractDocument } from '../generated/contract-document.ts'
+import { matchRoute, type Outcome } from './app.ts'
+import { challenge, errorResponse } from './errors.ts'
+import type { CoreRequest, CoreResponse } from './http.ts'
+import type { Principal } from './store.ts'
+
+/** The `Retry-After` of a made-up 503 (or any status the contract gives one), in seconds. */
+export const madeUpRetryAfterSeconds = 1
+
+/**
+ * How to write each header the contract may require of an answer, by its
+ * lower-case name. A header the contract starts requiring must be added
+ * here: the made-up answers' contract test fails until it is.
+ */
+const headerValues: Readonly<Record<string, (status: number) => string>> = {
+  'www-authenticate': (status) => (status === 403 ? challenge('insufficient_scope') : challenge()),
+  'retry-after': () => String(madeUpRetryAfterSeconds),
+}
+
+interface DocumentResponse {
+  readonly $ref?: string
+  readonly headers?: Readonly<Record<string, { readonly $ref?: string; readonly required?: boolean }>>
+}
+
+/**
+ * The headers the contract requires of an answer with each status, on any of
+ * its operations (lower-case names), read from the generated contract
+ * document: e.g. 401 → `www-authenticate`, 503 → `retry-after`.
+ *
+ * @example
+ * requiredHeaders.get(503) // ['retry-after']
+ */
+export const requiredHeaders: ReadonlyMap<number, readonly string[]> = (() => {
+  const { paths, components } = contractDocument as unknown as {
+    paths: Record<string, Record<string, { responses?: Record<string, DocumentResponse> }>>
+    components: Record<string, Record<string, unknown>>
+  }
+  const resolve = <T>(value: T & { $ref?: string }): T =>
+    value.$ref === undefined
+      ? value
+      : resolve(components[value.$ref.split('/')[2] ?? '']?.[value.$ref.split('/')[3] ?? ''] as T & { $ref?: string })
+  const byStatus = new Map<number, Set<string>>()
+  for (const operations of Object.values(paths)) {
+    for (const { responses = {} } of Object.values(operations)) {
+      for (const [status, declared] of Object.entries(responses)) {
+        for (const [name, header] of Object.entries(resolve(declared).headers ?? {})) {
+          if (!resolve(header).required) continue
+          const names = byStatus.get(Number(status)) ?? new Set<string>()
+          byStatus.set(Number(status), names.add(name.toLowerCase()))
+        }
+      }
+    }
+  }
+  return new Map([...byStatus].map(([status, names]) => [status, [...names]]))
+})()
+
+/**
+ * An Error answer with this status, made up instead of running the operation
+ * (by a fault rule or `Prefer: code`), with every header the contract
+ * requires for that status (see {@link requiredHeaders}), as a real answer
+ * would have: a 401 or 403 its `WWW-Authenticate` challenge, a 503 its
+ * `Retry-After`.
+ *
+ * @example
+ * madeUpStatus(401, 'Simulated status 401.') // { status: 401, headers: { 'www-authenticate': 'Bearer realm="plant-store"', … }, … }
+ * madeUpStatus(503, 'Simulated status 503.') // { status: 503, headers: { 'retry-after': '1', … }, … }
+ */
+export function madeUpStatus(status: number, message: string): CoreResponse {
+  const headers: Record<string, string> = {}
+  for (const name of requiredHeaders.get(status) ?? []) {
+    const value = headerValues[name]
+    if (value) headers[name] = value(status)
+  }
+  return errorResponse(status, message, headers)
+}
+
+/**
+ * The {@link Outcome} of an answer made without running the operation (by a
+ * fault rule, or `Prefer: code`), so that the journal, the webhook and the
+ * inspector see it like any other: the operation the request routes to, the
+ * caller, the answer; no body read, no plant.
+ *
+ * @example
+ * onOutcome(madeUpOutcome(request, response, callerOf(store, request)))
+ */
+export function madeUpOutcome(request: CoreRequest, response: CoreResponse, principal: Principal | undefined): Outcome {
+  return {
+    operation: matchRoute(request.path)?.route.methods.get(request.method),
+    request,
+    requestBody: undefined,
+    principal,
+    response,
+    plant: undefined,
+  }
+}

@@ -1,0 +1,304 @@
+import type { z } from 'zod'
+import { PlantStoreError } from './errors.ts'
+import {
+  type StoredPlant,
+  type StoreSnapshot,
+  scopes,
+  type TenantSpec,
+  tenantSpecSchema,
+  toPlant,
+  type UserSpec,
+} from './schemas.ts'
+import { TenantPlants } from './tenant-plants.ts'
+import { type Principal, TokenIndex } from './tokens.ts'
+
+/** Generates the seeded plants of a tenant: the same seed and count always give the same plants. */
+export type PlantGenerator = (seed: number, count: number) => StoredPlant[]
+
+/** A tenant provisioned at run time (e.g. one per CI job), with its fresh tokens. */
+export interface ProvisionedTenant {
+  readonly tenant: string
+  readonly tokens: { readonly read: string; readonly write: string }
+  /** How many plants it starts with. */
+  readonly plants: number
+  /** The seed its plants were generated from; absent when it was given exact plants. */
+  readonly seed?: number
+  /** The plants it may hold, when the request asked for a quota of its own. */
+  readonly quota?: number
+  /** ISO 8601 instant its tokens stop working and it is removed; absent when it has no time-to-live. */
+  readonly expiresAt?: string
+}
+
+/** What a provisioned tenant starts with. */
+export interface ProvisionOptions {
+  /** A count of plants generated from `seed`, or the exact plants. */
+  plants: number | readonly StoredPlant[]
+  /** The faker seed of a count of plants. */
+  seed: number
+  /** Plants it may hold (default: the store's quota). */
+  quota?: number
+  /** Milliseconds until its tokens stop working and `PlantStore.removeExpired` removes it. */
+  ttlMs?: number
+}
+
+/** A tenant exactly as a snapshot holds it: recipe, users, tokens and plants. */
+export type TenantSnapshot = StoreSnapshot['tenants'][number]
+
+/** A tenant as the store holds it. */
+export interface Tenant {
+  readonly id: string
+  readonly name: string
+  readonly seed: number
+  /** What a reset returns to: a count of plants generated from the seed, or exact plants. */
+  readonly seedPlants: z.output<typeof tenantSpecSchema>['plants']
+  readonly quota: number
+  readonly users: readonly UserSpec[]
+  readonly plants: TenantPlants
+}
+
+/**
+ * Creates a tenant from its spec, with `plants` or else its seeded (or
+ * exact) plants; `defaultQuota` unless the spec gives one.
+ *
+ * @example
+ * buildTenant(spec, { generatePlants, defaultQuota: 10_000 })
+ */
+export function buildTenant(
+  spec: TenantSpec,
+  { generatePlants, defaultQuota }: { generatePlants: PlantGenerator; defaultQuota: number },
+  plants?: readonly StoredPlant[],
+): Tenant {
+  const { id, name, seed, plants: seedPlants, quota = defaultQuota, users } = tenantSpecSchema.parse(spec)
+  const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
+  const initial = typeof seedPlants === 'number' ? generatePlants(seed, seedPlants) : seedPlants
+  for (const plant of plants ?? initial) tenant.plants.add(plant)
+  return tenant
+}
+
+/**
+ * A store's tenants and their lifecycle: the tenants with the index of their
+ * tokens, which of them were provisioned at run time (least recently used
+ * first, with when each was last used), and when those with a time-to-live
+ * expire; provisioning, expiry, eviction at capacity. Built aside and
+ * swapped in whole by a load.
+ *
+ * @example
+ * const tenants = new Tenants()
+ * tenants.insert(tenant, { provisioned: true, now: Date.now() })
+ * tenants.resolve(token, Date.now())
+ */
+export class Tenants {
+  readonly #tenants = new Map<string, Tenant>()
+  readonly #tokens = new TokenIndex()
+  /** Provisioned tenants, least recently used first: when each was last used (epoch ms on the store's clock). */
+  readonly #provisioned = new Map<string, number>()
+  /** Provisioned tenants with a time-to-live: when each expires (epoch ms). */
+  readonly #expiring = new Map<string, number>()
+
+  /** The tenant with this id, if any. */
+  find(tenantId: string): Tenant | undefined {
+    return this.#tenants.get(tenantId)
+  }
+
+  /** The tenant with this id; throws (a programming error, not a client's) when there is none. */
+  get(tenantId: string): Tenant {
+    const tenant = this.#tenants.get(tenantId)
+    if (!tenant) throw new Error(`Tenant "${tenantId}" does not exist`)
+    return tenant
+  }
+
+  /** Every tenant, in creation order. */
+  all(): IterableIterator<Tenant> {
+    return this.#tenants.values()
+  }
+
+  /** Puts a tenant in the place of the one with its id; its tokens stay as they were issued. */
+  replace(tenant: Tenant): void {
+    this.#tenants.set(tenant.id, tenant)
+  }
+
+  /**
+   * Adds a tenant and issues its tokens; throws, changing nothing, when its
+   * id or one of its tokens is taken. A `provisioned` one counts as used
+   * `now`, and is tracked for expiry once every token of it expires.
+   */
+  insert(tenant: Tenant, { provisioned, now }: { provisioned: boolean; now: number }): void {
+    if (this.#tenants.has(tenant.id)) throw new Error(`Tenant "${tenant.id}" already exists`)
+    const lastExpiry = this.#tokens.issue(tenant.id, tenant.users)
+    this.#tenants.set(tenant.id, tenant)
+    if (!provisioned) return
+    this.#provisioned.set(tenant.id, now)
+    // A provisioned tenant whose every token expires is removed by `removeExpired` once the last one has.
+    if (Number.isFinite(lastExpiry)) this.#expiring.set(tenant.id, lastExpiry)
+  }
+
+  /** Removes a tenant with its users, tokens and plants: its tokens stop working at once. */
+  remove(tenantId: string): Tenant | undefined {
+    const tenant = this.#tenants.get(tenantId)
+    if (!tenant) return undefined
+    this.#tenants.delete(tenantId)
+    this.#provisioned.delete(tenantId)
+    this.#expiring.delete(tenantId)
+    this.#tokens.revoke(tenant.users)
+    return tenant
+  }
+
+  /**
+   * The principal of an issued token, counting as a use of its tenant at
+   * `now`. Throws `invalid_token` for an expired one; `undefined` for one
+   * not issued.
+   */
+  resolve(token: string, now: number): Principal | undefined {
+    const principal = this.#tokens.resolve(token, now)
+    // To the end, with the time of use: the least recently used stays first.
+    if (principal && this.#provisioned.delete(principal.tenantId)) this.#provisioned.set(principal.tenantId, now)
+    return principal
+  }
+
+  /** Whether a token is issued and not expired at `now`; not a use of its tenant. */
+  isTokenValid(token: string, now: number): boolean {
+    return this.#tokens.isValid(token, now)
+  }
+
+  /** Removes the provisioned tenants whose time-to-live has passed at `now`, and answers them. */
+  removeExpired(now: number): Tenant[] {
+    const expired = [...this.#expiring].filter(([, expiresAt]) => expiresAt <= now).map(([id]) => id)
+    return expired.flatMap((tenantId) => this.remove(tenantId) ?? [])
+  }
+
+  /** When the next provisioned tenant expires (epoch ms), or `undefined` when none has a time-to-live. */
+  nextExpiry(): number | undefined {
+    return this.#expiring.size === 0 ? undefined : Math.min(...this.#expiring.values())
+  }
+
+  /** Whether a tenant was provisioned at run time. */
+  isProvisioned(tenantId: string): boolean {
+    return this.#provisioned.has(tenantId)
+  }
+
+  /** The provisioned tenants, least recently used first. */
+  provisionedIds(): string[] {
+    return [...this.#provisioned.keys()]
+  }
+
+  /**
+   * Makes room for one more provisioned tenant when `max` are held (see
+   * `PlantStore.makeRoom`): evicts the least recently used of those idle
+   * since `now - idleMs`, or throws `at_capacity` (503) with a `Retry-After`.
+   */
+  makeRoom(max: number, idleMs: number, now: number): string[] {
+    const provisioned = this.#provisioned
+    const idleSince = now - idleMs
+    const evicted: string[] = []
+    for (const [tenantId, lastUsed] of provisioned) {
+      if (provisioned.size < max || lastUsed > idleSince) break
+      this.remove(tenantId)
+      evicted.push(tenantId)
+    }
+    if (provisioned.size < max) return evicted
+    const [leastRecent = idleSince] = provisioned.values()
+    const retryAfter = Math.max(1, Math.ceil((leastRecent - idleSince) / 1000))
+    throw new PlantStoreError(
+      'at_capacity',
+      `The sandbox holds its maximum of ${max} provisioned tenants, all used in the last ${formatDuration(idleMs)}; ` +
+        'none is evicted while in use. Delete tenants you no longer need, or try again later.',
+      { 'retry-after': String(retryAfter) },
+    )
+  }
+
+  /** Removes provisioned tenants, least recently used first, until at most `max` remain; answers their ids. */
+  evictIdle(max: number): string[] {
+    const evicted: string[] = []
+    for (const tenantId of this.#provisioned.keys()) {
+      if (this.#provisioned.size <= max) break
+      this.remove(tenantId)
+      evicted.push(tenantId)
+    }
+    return evicted
+  }
+}
+
+/**
+ * A tenant as a snapshot holds it.
+ *
+ * @example
+ * snapshotOf(tenants.get('acme')) // { id: 'acme', users: [...], plants: [...], … }
+ */
+export function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant): TenantSnapshot {
+  return {
+    id,
+    name,
+    seed,
+    seedPlants: typeof seedPlants === 'number' ? seedPlants : seedPlants.map((plant) => ({ ...plant })),
+    quota,
+    users: users.map((user) => ({
+      id: user.id,
+      name: user.name,
+      tokens: user.tokens.map(({ token, scopes, expiresAt = null }) => ({ token, scopes: [...scopes], expiresAt })),
+    })),
+    plants: plants.list().map((plant) => ({ id: plant.id, ...toPlant(plant) })),
+  }
+}
+
+/**
+ * What provisioning a tenant answers: its id and tokens, its plants (a count
+ * and seed, or how many exact ones) and when it expires (`expiresAt`, epoch
+ * ms), if it does.
+ *
+ * @example
+ * provisionedTenant('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 }, undefined)
+ * // { tenant: 't_1', tokens: { read: 'psm_r', write: 'psm_w' }, plants: 5, seed: 7 }
+ */
+export function provisionedTenant(
+  tenant: string,
+  tokens: ProvisionedTenant['tokens'],
+  { plants, seed, quota }: Pick<ProvisionOptions, 'plants' | 'seed' | 'quota'>,
+  expiresAt: number | undefined,
+): ProvisionedTenant {
+  return {
+    tenant,
+    tokens,
+    ...(typeof plants === 'number' ? { plants, seed } : { plants: plants.length }),
+    ...(quota === undefined ? {} : { quota }),
+    ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
+  }
+}
+
+/**
+ * The spec of a provisioned tenant: a read-write and a read-only user with
+ * these tokens, and `plants` plants seeded from `seed`.
+ *
+ * @example
+ * provisionedTenantSpec('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 })
+ */
+export function provisionedTenantSpec(
+  id: string,
+  tokens: { readonly read: string; readonly write: string },
+  recipe: {
+    plants: number | readonly StoredPlant[]
+    seed: number
+    quota?: number | undefined
+    /** ISO 8601 instant its tokens stop working; `null` or absent: never. */
+    expiresAt?: string | null
+  },
+): TenantSpec {
+  const expiresAt = recipe.expiresAt ?? null
+  return tenantSpecSchema.parse({
+    id,
+    name: `Provisioned tenant ${id}`,
+    seed: recipe.seed,
+    plants: recipe.plants,
+    quota: recipe.quota,
+    users: [
+      { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes], expiresAt }] },
+      { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'], expiresAt }] },
+    ],
+  })
+}
+
+/** `600000` → `10 minutes`, `90000` → `90 seconds`. */
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000)
+  if (seconds % 60 === 0 && seconds >= 60) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`
+  return seconds === 1 ? '1 second' : `${seconds} seconds`
+}
