@@ -378,7 +378,7 @@ test('clears the journal and resets the tenant from its controls', async () => {
 
 test('shows a read-only token no controls', async () => {
   const shop = await client.provision({ plants: 1 })
-  await shop.faults.add({ method: 'GET', path: '/plants/{id}', status: 500 })
+  await shop.faults.add({ method: 'DELETE', path: '/plants/{id}', status: 500 })
   const { page, problems } = await openInspector(shop.tokens.read)
   await page.waitForFunction(() => document.querySelectorAll('#faults tbody tr').length === 1)
   expect(await page.$$eval('.control', (nodes) => nodes.length)).toBeGreaterThan(0)
