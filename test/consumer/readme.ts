@@ -1,51 +1,79 @@
 /**
- * The README's runnable examples: fenced code blocks whose info string names
- * a file (```` ```ts file=test/setup.ts ````). The consumer test writes them,
- * unmodified, into a fresh project.
+ * The documentation's runnable examples: fenced code blocks whose info string
+ * names a file (```` ```ts file=test/setup.ts ````), in README.md and every
+ * page under docs/. The consumer test writes them, unmodified, into a fresh
+ * project.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { marked, type Tokens } from 'marked'
 import { parse } from 'yaml'
 import { z } from 'zod'
 
-/** One file of the README's example project. */
+/** One file of the documentation's example project. */
 export interface ReadmeFile {
   /** Relative to the project, e.g. `test/setup.ts`. */
   readonly path: string
   readonly text: string
 }
 
-const readme = new URL('../../README.md', import.meta.url)
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 /**
- * Every code block of the README that names a file, in document order.
+ * The documentation's Markdown files in the order their examples are read,
+ * relative to the project: README.md first, then every Markdown page under `docs/`
+ * sorted by path (code-point order, so the same on every machine). Where two blocks
+ * name the same file, the later one wins.
+ *
+ * @example
+ * documentationPages() // ['README.md', 'docs/README.md', 'docs/guides/browser.md', …]
+ */
+export function documentationPages(): string[] {
+  const docs = readdirSync(join(projectRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.md'))
+    .map((path) =>
+      relative(projectRoot, join(projectRoot, 'docs', path))
+        .split('\\')
+        .join('/'),
+    )
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return ['README.md', ...docs]
+}
+
+/**
+ * Every code block of the documentation that names a file, in document
+ * order, the pages in the order of `documentationPages()`.
  *
  * @example
  * readmeFiles().map((file) => file.path) // ['tsconfig.json', 'test/setup.ts', …]
  */
 export function readmeFiles(): ReadmeFile[] {
   const files: ReadmeFile[] = []
-  marked.walkTokens(marked.lexer(readFileSync(readme, 'utf8')), (token) => {
-    if (token.type !== 'code') return
-    const path = /(?:^|\s)file=(\S+)/.exec((token as Tokens.Code).lang ?? '')?.[1]
-    if (path !== undefined) files.push({ path, text: `${(token as Tokens.Code).text}\n` })
-  })
+  for (const page of documentationPages()) {
+    marked.walkTokens(marked.lexer(readFileSync(join(projectRoot, page), 'utf8')), (token) => {
+      if (token.type !== 'code') return
+      const path = /(?:^|\s)file=(\S+)/.exec((token as Tokens.Code).lang ?? '')?.[1]
+      if (path !== undefined) files.push({ path, text: `${(token as Tokens.Code).text}\n` })
+    })
+  }
   return files
 }
 
-/** The CI steps the README gives (GitHub Actions syntax): a command and its environment. */
+/** The CI steps the documentation gives (GitHub Actions syntax): a command and its environment. */
 const ciSteps = z.array(
   z.object({ run: z.string().min(1), env: z.record(z.string(), z.string()).default({}) }).strict(),
 )
 
 /**
- * The README's CI steps for consumers, from its `file=ci-steps.yml` block.
+ * The CI steps for consumers, from the documentation's `file=ci-steps.yml`
+ * block (in the contract-testing guide).
  *
  * @example
  * readmeCiSteps()[0] // { run: 'npm test', env: {} }
  */
 export function readmeCiSteps(): z.infer<typeof ciSteps> {
   const file = readmeFiles().find((candidate) => candidate.path === 'ci-steps.yml')
-  if (file === undefined) throw new Error('The README has no ```yaml file=ci-steps.yml block.')
+  if (file === undefined) throw new Error('The documentation has no ```yaml file=ci-steps.yml block.')
   return ciSteps.parse(parse(file.text))
 }
