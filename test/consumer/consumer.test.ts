@@ -231,6 +231,11 @@ describe('the README’s examples in a fresh project', () => {
         expect(testFiles.length).toBeGreaterThanOrEqual(4)
         for (const file of testFiles) expect(ran.stdout).toContain(basename(file.path))
         expect(ran.stdout).not.toMatch(/skipped|todo/i)
+        // The coverage guide's check printed its table and wrote its report.
+        expect(ran.stdout).toContain('Plant Store contract coverage:')
+        expect(JSON.parse(await readFile(join(app, 'coverage', 'plant-store.json'), 'utf8'))).toMatchObject({
+          covered: expect.any(Number),
+        })
       }
     })
   }
