@@ -172,7 +172,17 @@ function resolvePlantStoreRefs(sandbox: Json, plantStore: Json): Json {
 }
 
 interface SandboxDocument {
-  paths: Record<string, Record<string, { operationId?: string; 'x-required-scopes'?: string[] }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string
+        'x-required-scopes'?: string[]
+        parameters?: Array<{ in: string; name: string }>
+      }
+    >
+  >
 }
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
@@ -194,12 +204,13 @@ async function generateSandbox(plantStore: Document): Promise<Record<string, str
           method: method.toUpperCase(),
           path,
           scopes: required(op['x-required-scopes'], `the x-required-scopes of ${method.toUpperCase()} ${path}`),
+          query: (op.parameters ?? []).filter((parameter) => parameter.in === 'query').map(({ name }) => name),
         },
       ]),
   )
   return {
     'sandbox-openapi.ts': sandboxBanner + types,
-    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations) }, null, 2)} as const\n`,
+    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations) }, null, 2)} as const\n`,
     'sandbox-contract-document.ts': `${sandboxBanner}/** contracts/sandbox.openapi.yaml as data, its references into contracts/openapi.yaml resolved: what GET /__sandbox/openapi.json serves. */\nexport const sandboxContractDocument = ${JSON.stringify(sandbox, null, 2)}\n`,
   }
 }

@@ -18,7 +18,7 @@ import { parseFaultRule } from '../faults/rule.ts'
 import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
 import type { RequestJournal } from './journal.ts'
-import { journalQueryNames, parseJournalQuery } from './journal-query.ts'
+import { parseJournalQuery } from './journal-query.ts'
 
 export interface AdminOptions {
   store: PlantStore
@@ -297,8 +297,8 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     try {
       removeExpired()
       const { operation, handler, params, head } = router.dispatch(request.method, request.path)
-      checkQueryNames(request.query, queryNames[handler] ?? [])
-      const { scopes } = sandboxContract.operations[operation]
+      const { scopes, query } = sandboxContract.operations[operation]
+      checkQueryNames(request.query, query)
       let tenantId = ''
       if (scopes.length > 0) {
         ;({ tenantId } = await signIn(store, request.header('authorization'), ...scopes))
@@ -312,12 +312,6 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       return renderError(error)
     }
   }
-}
-
-/** The query parameters each admin operation takes (by operationId); the others take none. */
-const queryNames: Readonly<Partial<Record<SandboxOperationId, readonly string[]>>> = {
-  listRequests: journalQueryNames,
-  listTenantPlants: ['limit'],
 }
 
 /** Refuses query parameters a route does not take, by name (a misspelt one with a hint). */

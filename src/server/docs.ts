@@ -3,9 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import type { Document } from 'yaml'
-import { methodNotAllowed, renderError } from '../core/errors.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
-import { sendCoreResponse } from './adapter.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -66,18 +64,15 @@ const sandboxMount = '/__sandbox'
  * as generated into `src/generated`) at `GET /__sandbox/openapi.json`, for
  * the `/__sandbox` mount point: its `servers` is the origin and mount point
  * of the whole sandbox (the contract's paths begin with `/__sandbox`), as
- * the request came in; another method is a 405. Anything else goes on to `next`.
+ * the request came in. Anything else, another method included, goes on to `next`.
  *
  * @example
  * router.use('/__sandbox', sandboxContractMiddleware, toMiddleware(admin))
  */
 export const sandboxContractMiddleware: RequestHandler = (req, res, next) => {
-  if (req.path !== '/openapi.json') {
+  // Any other method goes on to the admin API's dispatcher, whose 405 names the contract's methods.
+  if (req.path !== '/openapi.json' || (req.method !== 'GET' && req.method !== 'HEAD')) {
     next()
-    return
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendCoreResponse(req, res, renderError(methodNotAllowed(req.method, 'GET, HEAD')))
     return
   }
   const host = req.get('host')

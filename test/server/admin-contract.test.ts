@@ -15,6 +15,7 @@ import { FaultRules } from '../../src/faults/index.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 import { createApp } from '../../src/server/index.ts'
+import { journalQueryNames } from '../../src/server/journal-query.ts'
 import {
   type Answer,
   expectToMatchSandboxContract,
@@ -402,6 +403,10 @@ describe('the sandbox control API answers as its contract says', () => {
     } finally {
       await full.close()
     }
+  })
+
+  test('the journal query takes exactly the query parameters the contract gives GET /__sandbox/requests', () => {
+    expect([...journalQueryNames].sort()).toEqual([...sandboxContract.operations.listRequests.query].sort())
   })
 
   test('drove every status the contract declares, or names why it cannot here', () => {
