@@ -1,4 +1,4 @@
-/** The rules of `GET /plants`: the list's shape and order, and `limit`. */
+/** The rules of reading plants (`GET /plants`: the list's shape and order, and `limit`). */
 import { isDeepStrictEqual } from 'node:util'
 import { contract } from '../../../generated/contract.ts'
 import {
@@ -31,12 +31,12 @@ async function atLeast(context: RuleContext, count: number): Promise<readonly un
 const invalidLimits = ['', '-1', '-0', '%2B1', '1.5', '1.0', '1e1', '0x10', '%201', '1%20', 'ten', '1a']
 
 /**
- * The rules of `GET /plants` and `limit`.
+ * The rules of reading plants: `GET /plants` (the list and `limit`); a new read operation's rules go here too.
  *
  * @example
- * listRules.map((rule) => rule.id)
+ * readRules.map((rule) => rule.id)
  */
-export const listRules: readonly ConformanceRule[] = [
+export const readRules: readonly ConformanceRule[] = [
   {
     id: 'list.shape',
     title: 'GET /plants answers 200 with a JSON array of Plant objects',
