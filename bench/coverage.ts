@@ -14,28 +14,17 @@ import { generatePlants } from '../fixtures/world.ts'
 import { createCore, type Outcome } from '../src/core/app.ts'
 import { CoverageTally, TenantCoverage } from '../src/core/coverage.ts'
 import type { CoreRequest } from '../src/core/http.ts'
-import type { TenantSpec } from '../src/core/schemas.ts'
 import { PlantStore } from '../src/core/store.ts'
 import { FaultRules } from '../src/faults/fault-rules.ts'
 import { withFaults } from '../src/faults/with-faults.ts'
 import { median } from './median.ts'
+import { benchTenant } from './tenant.ts'
 
 const quick = process.argv.includes('--quick')
 const rounds = quick ? 10 : 40
 const batch = 20_000
 
-function tenant(id: string, plants: number): TenantSpec {
-  return {
-    id,
-    name: id,
-    seed: id.length * 7 + plants,
-    plants,
-    users: [
-      { id: `${id}.write`, name: id, tokens: [{ token: `token-${id}`, scopes: ['plants:read', 'plants:write'] }] },
-      { id: `${id}.read`, name: id, tokens: [{ token: `read-${id}`, scopes: ['plants:read'] }] },
-    ],
-  }
-}
+const tenant = (id: string, plants: number) => benchTenant(id, plants, { readOnly: true })
 
 function request(method: string, path: string, query: string, authorization: string | null, body = ''): CoreRequest {
   const bytes = new TextEncoder().encode(body)

@@ -21,22 +21,13 @@ import { PlantStore } from '../src/core/store.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
 import { compare } from './compare.ts'
 import { median } from './median.ts'
+import { benchTenant } from './tenant.ts'
 
 const quick = process.argv.includes('--quick')
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with --expose-gc')
 
-function tenant(id: string, plants: number): TenantSpec {
-  return {
-    id,
-    name: id,
-    seed: id.length * 7 + plants,
-    plants,
-    users: [
-      { id: `${id}.user`, name: id, tokens: [{ token: `token-${id}`, scopes: ['plants:read', 'plants:write'] }] },
-    ],
-  }
-}
+const tenant = (id: string, plants: number) => benchTenant(id, plants)
 
 async function store(tenants: readonly TenantSpec[]): Promise<PlantStore> {
   const created = new PlantStore({ generatePlants, world: tenants, quota: 1_000_000 })
@@ -121,10 +112,11 @@ const count = quick ? 3000 : 20000
     }
     return ids.slice(0, 100)
   }
-  const timeDelete = (core: typeof largeCore, tenantId: string, id: number) => {
+  // A delete answers a promise (the store's writes always do): timed until it settles.
+  const timeDelete = async (core: typeof largeCore, tenantId: string, id: number) => {
     const request = coreRequest('DELETE', `/plants/${id}`, '', tenantId)
     const start = process.hrtime.bigint()
-    const answer = core(request) as { status: number }
+    const answer = await core(request)
     const micros = Number(process.hrtime.bigint() - start) / 1000
     if (answer.status !== 204) throw new Error(`delete ${id} in ${tenantId} answered ${answer.status}`)
     return micros
@@ -138,8 +130,8 @@ const count = quick ? 3000 : 20000
     const largeIds = randomIds(10_000)
     const smallIds = randomIds(100)
     for (let i = 0; i < 100; i++) {
-      largeTimes.push(timeDelete(largeCore, id, largeIds[i]!))
-      smallTimes.push(timeDelete(smallCore, id, smallIds[i]!))
+      largeTimes.push(await timeDelete(largeCore, id, largeIds[i]!))
+      smallTimes.push(await timeDelete(smallCore, id, smallIds[i]!))
     }
     large.removeTenant(id)
     smallStore.removeTenant(id)
