@@ -1,7 +1,8 @@
 /**
  * Load and soak test of the sandbox over loopback: a mixed workload of
  * list, create and delete at 50 connections across provisioned tenants,
- * driven by autocannon against the sandbox in a child process.
+ * driven by autocannon against the sandbox bin in a child process, run as
+ * `npm start` runs it.
  *
  * Each connection works in one tenant and cycles through: create a, list,
  * create b, delete a, list (limit 10), delete b, with ids unique to the
@@ -16,8 +17,15 @@
  * The test suite runs a 10-second version (test/reliability/soak.test.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon, { type Request as CannonRequest } from 'autocannon'
+
+// What `npm start` and `npx plant-store-mock` run: the bundle `npm run build:sandbox` writes.
+const cli = fileURLToPath(new URL('../dist/sandbox/cli.js', import.meta.url))
+const probe = new URL('./soak-probe.mjs', import.meta.url).href
 
 export interface SoakOptions {
   /** Seconds of measured load (after the warm-up). */
@@ -70,19 +78,46 @@ interface MemoryReport {
 
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 
-/** Starts the sandbox in a child process (with `--expose-gc`) and waits for its URL. */
-function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(fileURLToPath(new URL('./soak-server.mjs', import.meta.url)), [], {
+/**
+ * Starts the sandbox as `npm start` runs it (the bin, `dist/sandbox/cli.js`,
+ * with `--max-semi-space-size=8` and its info request log, here written to
+ * nowhere), plus `--expose-gc` and the memory probe, and waits for the URL its
+ * `--ready-file` names.
+ */
+async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'psm-soak-'))
+  const readyFile = join(dir, 'ready.json')
+  if (!existsSync(cli)) throw new Error('soak: dist/sandbox is missing; run `npm run build:sandbox` first.')
+  const child = fork(cli, ['--port', '0', '--max-tenants', '1000', '--ready-file', readyFile], {
     // As `npm start` runs it: V8's young generation capped at 8 MB semi-spaces (by default it grows to
     // several times that under 50 connections, which is what RSS grew by; the live heap stays ~20 MB).
-    execArgv: ['--expose-gc', '--max-semi-space-size=8'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--max-semi-space-size=8', '--expose-gc', '--import', probe],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   })
-  return new Promise((resolve, reject) => {
-    child.once('error', reject)
-    child.once('exit', (code) => reject(new Error(`the sandbox exited early with code ${code}`)))
-    child.once('message', (message) => resolve({ child, url: (message as { url: string }).url }))
-  })
+  try {
+    const exited = new Promise<never>((_, reject) => {
+      child.once('error', reject)
+      child.once('exit', (code) => reject(new Error(`the sandbox exited early with code ${code}`)))
+    })
+    const ready = (async () => {
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+        if (existsSync(readyFile)) {
+          const text = readFileSync(readyFile, 'utf8')
+          if (text.endsWith('\n')) return (JSON.parse(text) as { url: string }).url
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      throw new Error('the sandbox did not write its ready file within 15 s')
+    })()
+    const url = await Promise.race([ready, exited])
+    child.removeAllListeners('exit')
+    return { child, url }
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** Asks the server to collect garbage and report its memory. */
