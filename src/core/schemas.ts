@@ -118,6 +118,8 @@ export const worldSchema = z.array(tenantSpecSchema)
 export type TokenSpec = z.input<typeof tokenSpecSchema>
 export type UserSpec = z.input<typeof userSpecSchema>
 export type TenantSpec = z.input<typeof tenantSpecSchema>
+/** A tenant spec that passed {@link tenantSpecSchema}, defaults filled in: what builds a tenant, never parsed again. */
+export type CheckedTenantSpec = z.output<typeof tenantSpecSchema>
 
 /** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
 export const tenantSnapshotSchema = tenantSpecSchema.omit({ plants: true, quota: true }).extend({

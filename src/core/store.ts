@@ -1,7 +1,14 @@
 import { contract } from '../generated/contract.ts'
 import { type Persist, PlantWrites } from './plant-writes.ts'
 import { randomId } from './random.ts'
-import { type StoredPlant, type StoreSnapshot, type TenantSpec, tenantSpecSchema, worldSchema } from './schemas.ts'
+import {
+  type CheckedTenantSpec,
+  type StoredPlant,
+  type StoreSnapshot,
+  type TenantSpec,
+  tenantSpecSchema,
+  worldSchema,
+} from './schemas.ts'
 import type { PlantQueries, TenantPlants } from './tenant-plants.ts'
 import {
   buildTenant,
@@ -70,7 +77,7 @@ export class PlantStore {
   readonly #writes: PlantWrites
   #tenants = new Tenants()
   /** What {@link reset} returns to: the world the store was set up with. */
-  #world: readonly TenantSpec[] = []
+  #world: readonly CheckedTenantSpec[] = []
   /** Loads, resets and restores, one after another; settles with the latest. */
   #queue: Promise<void> = Promise.resolve()
   #pending = 0
@@ -366,7 +373,7 @@ export class PlantStore {
 
   /** Builds a whole new state aside, then swaps it in. */
   async #build(
-    tenants: ReadonlyArray<{ spec: TenantSpec; plants?: readonly StoredPlant[]; provisioned?: boolean }>,
+    tenants: ReadonlyArray<{ spec: CheckedTenantSpec; plants?: readonly StoredPlant[]; provisioned?: boolean }>,
   ): Promise<void> {
     const previous = this.#tenants
     this.#tenants = new Tenants()
@@ -382,7 +389,7 @@ export class PlantStore {
   }
 
   /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
-  #tenant(spec: TenantSpec, plants?: readonly StoredPlant[]): Tenant {
+  #tenant(spec: CheckedTenantSpec, plants?: readonly StoredPlant[]): Tenant {
     return buildTenant(spec, { generatePlants: this.#generatePlants, defaultQuota: this.defaultQuota }, plants)
   }
 

@@ -1,13 +1,11 @@
-import type { z } from 'zod'
 import { PlantStoreError } from './errors.ts'
 import {
+  type CheckedTenantSpec,
   type StoredPlant,
   type StoreSnapshot,
   scopes,
-  type TenantSpec,
   tenantSpecSchema,
   toPlant,
-  type UserSpec,
 } from './schemas.ts'
 import { TenantPlants } from './tenant-plants.ts'
 import { type Principal, TokenIndex } from './tokens.ts'
@@ -50,25 +48,26 @@ export interface Tenant {
   readonly name: string
   readonly seed: number
   /** What a reset returns to: a count of plants generated from the seed, or exact plants. */
-  readonly seedPlants: z.output<typeof tenantSpecSchema>['plants']
+  readonly seedPlants: CheckedTenantSpec['plants']
   readonly quota: number
-  readonly users: readonly UserSpec[]
+  readonly users: CheckedTenantSpec['users']
   readonly plants: TenantPlants
 }
 
 /**
- * Creates a tenant from its spec, with `plants` or else its seeded (or
- * exact) plants; `defaultQuota` unless the spec gives one.
+ * Creates a tenant from its checked spec (parsed once, where it came in),
+ * with `plants` or else its seeded (or exact) plants; `defaultQuota` unless
+ * the spec gives one.
  *
  * @example
  * buildTenant(spec, { generatePlants, defaultQuota: 10_000 })
  */
 export function buildTenant(
-  spec: TenantSpec,
+  spec: CheckedTenantSpec,
   { generatePlants, defaultQuota }: { generatePlants: PlantGenerator; defaultQuota: number },
   plants?: readonly StoredPlant[],
 ): Tenant {
-  const { id, name, seed, plants: seedPlants, quota = defaultQuota, users } = tenantSpecSchema.parse(spec)
+  const { id, name, seed, plants: seedPlants, quota = defaultQuota, users } = spec
   const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
   const initial = typeof seedPlants === 'number' ? generatePlants(seed, seedPlants) : seedPlants
   for (const plant of plants ?? initial) tenant.plants.add(plant)
@@ -281,7 +280,7 @@ export function provisionedTenantSpec(
     /** ISO 8601 instant its tokens stop working; `null` or absent: never. */
     expiresAt?: string | null
   },
-): TenantSpec {
+): CheckedTenantSpec {
   const expiresAt = recipe.expiresAt ?? null
   return tenantSpecSchema.parse({
     id,
