@@ -16,7 +16,10 @@
  *     target ≥ 1.0×;
  *  3. start to first 200 and idle RSS of the bin as `npx plant-store-mock`
  *     runs it (no V8 flags), targets ≤ 100 ms and ≤ 60 MB, with the CPU time
- *     the start took (less sensitive to a busy machine than the wall time).
+ *     the start took (less sensitive to a busy machine than the wall time),
+ *     beside their floor: Node itself starting a bare `node:http` server. RSS
+ *     is split into the process's own memory and mapped files (mostly the
+ *     `node` executable's pages, the same in every Node process).
  * With `BENCH_BASELINE=<path>/cli.js` that bundle runs beside the current one
  * in every part, for before/after in one run. It must sit inside a checkout
  * of this package (the bin reads `plant-store-mock/package.json`): e.g. copy
@@ -250,12 +253,29 @@ interface StartUp {
   ms: number
   cpuMs: number
   rssMb: number
+  /** RSS of the process's own memory (heap, stacks, malloc). */
+  anonMb: number
+  /** RSS of mapped files: mostly the pages of the `node` executable itself, shared with every Node process. */
+  fileMb: number
 }
 
-/** Spawns the bin as `npx plant-store-mock` runs it and times spawn → first 200; then measures its idle RSS. */
-async function startup(bin: string): Promise<StartUp> {
+/**
+ * The floor of both start-up figures: Node itself starting a bare `node:http`
+ * server that answers the list's bytes (no package code), printing its URL as
+ * the bin does. Whatever the bin takes beyond it is the package's own.
+ */
+const floorServer = `
+const { createServer } = require('node:http')
+const server = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 })
+  res.end('[]')
+}).listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port))
+`
+
+/** Spawns a server (`node <args>`) and times spawn → first 200; then measures its idle RSS. */
+async function startup(args: readonly string[]): Promise<StartUp> {
   const started = performance.now()
-  const proc = spawn(process.execPath, [bin, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     let out = ''
     proc.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -279,26 +299,31 @@ async function startup(bin: string): Promise<StartUp> {
     const cpuMs = cpuMicros(proc.pid!) / 1000
     await new Promise((resolve) => setTimeout(resolve, 1500))
     const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8')
-    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1])
-    return { ms, cpuMs, rssMb: rssKb / 1024 }
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1])
+    return { ms, cpuMs, rssMb: kb('VmRSS') / 1024, anonMb: kb('RssAnon') / 1024, fileMb: kb('RssFile') / 1024 }
   } finally {
     proc.kill('SIGTERM')
   }
 }
 
 async function startups(): Promise<void> {
-  const bins = new Map<string, string>([['the bin', cli]])
-  if (baselineCli) bins.set('baseline bin', baselineCli)
-  const runs = new Map<string, StartUp[]>([...bins.keys()].map((name) => [name, []]))
+  const servers = new Map<string, string[]>([
+    ['the bin', [cli, '--port', '0']],
+    ['floor: bare node:http', ['-e', floorServer]],
+  ])
+  if (baselineCli) servers.set('baseline bin', [baselineCli, '--port', '0'])
+  const runs = new Map<string, StartUp[]>([...servers.keys()].map((name) => [name, []]))
   const count = quick ? 3 : 7
   for (let i = 0; i < count; i++) {
-    for (const [name, bin] of bins) runs.get(name)?.push(await startup(bin))
+    for (const [name, args] of servers) runs.get(name)?.push(await startup(args))
   }
   console.log(`Start-up as \`npx plant-store-mock\` runs it (node <bin> --port 0), medians of ${count}, alternated:`)
   for (const [name, results] of runs) {
     const ms = median(results.map((r) => r.ms))
     const cpuMs = median(results.map((r) => r.cpuMs))
     const rss = median(results.map((r) => r.rssMb))
+    const anon = median(results.map((r) => r.anonMb))
+    const file = median(results.map((r) => r.fileMb))
     const target = name === 'the bin'
     row(
       `${name}: start to first 200`,
@@ -308,7 +333,7 @@ async function startups(): Promise<void> {
     )
     row(
       `${name}: idle RSS 1.5 s after`,
-      `${rss.toFixed(1)} MB`,
+      `${rss.toFixed(1)} MB (own ${anon.toFixed(1)}, files ${file.toFixed(1)})`,
       target ? '≤ 60 MB' : '',
       target ? rss <= 60 : undefined,
     )
