@@ -35,6 +35,7 @@ import { join } from 'node:path'
 import express from 'express'
 import { createPlantStore } from '../src/create-plant-store.ts'
 import { median } from './median.ts'
+import { readyFile } from './ready-file.ts'
 import { cpuMicros, type WrkRun, wrk } from './wrk.ts'
 
 const read = 'psm_acme_read'
@@ -110,20 +111,6 @@ interface Started {
   port: number
 }
 
-/** Waits for a `--ready-file` to hold the port. */
-async function readyPort(file: string, proc: ChildProcess): Promise<number> {
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the sandbox exited with ${proc.exitCode}`)
-    if (Date.now() > deadline) throw new Error('the sandbox did not start within 15 s')
-    try {
-      return (JSON.parse(readFileSync(file, 'utf8')) as { port: number }).port
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-  }
-}
-
 async function start(kind: Kind, dir: string): Promise<Started | undefined> {
   if (kind === 'prism') {
     const prism = process.env.PRISM_BIN
@@ -145,7 +132,7 @@ async function start(kind: Kind, dir: string): Promise<Started | undefined> {
       [bin, '--port', '0', '--plants', String(plants), '--quota', '10000000', '--ready-file', ready],
       { stdio: ['ignore', log, 'inherit'] },
     )
-    return { process: proc, port: await readyPort(ready, proc) }
+    return { process: proc, port: (await readyFile(ready, proc)).port }
   }
   const { process: proc, port } = child(process.execPath, [self, '--serve', kind])
   return { process: proc, port: await port }

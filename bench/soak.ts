@@ -17,11 +17,12 @@
  * The test suite runs a 10-second version (test/reliability/soak.test.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon, { type Request as CannonRequest } from 'autocannon'
+import { readyFile } from './ready-file.ts'
 
 // What `npm start` and `npx plant-store-mock` run: the bundle `npm run build:sandbox` writes.
 const cli = fileURLToPath(new URL('../dist/sandbox/cli.js', import.meta.url))
@@ -86,31 +87,16 @@ const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
  */
 async function startServer(): Promise<{ child: ChildProcess; url: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'psm-soak-'))
-  const readyFile = join(dir, 'ready.json')
+  const readyFileName = join(dir, 'ready.json')
   if (!existsSync(cli)) throw new Error('soak: dist/sandbox is missing; run `npm run build:sandbox` first.')
-  const child = fork(cli, ['--port', '0', '--max-tenants', '1000', '--ready-file', readyFile], {
+  const child = fork(cli, ['--port', '0', '--max-tenants', '1000', '--ready-file', readyFileName], {
     // As `npm start` runs it: V8's young generation capped at 8 MB semi-spaces (by default it grows to
     // several times that under 50 connections, which is what RSS grew by; the live heap stays ~20 MB).
     execArgv: ['--max-semi-space-size=8', '--expose-gc', '--import', probe],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   })
   try {
-    const exited = new Promise<never>((_, reject) => {
-      child.once('error', reject)
-      child.once('exit', (code) => reject(new Error(`the sandbox exited early with code ${code}`)))
-    })
-    const ready = (async () => {
-      for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
-        if (existsSync(readyFile)) {
-          const text = readFileSync(readyFile, 'utf8')
-          if (text.endsWith('\n')) return (JSON.parse(text) as { url: string }).url
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      throw new Error('the sandbox did not write its ready file within 15 s')
-    })()
-    const url = await Promise.race([ready, exited])
-    child.removeAllListeners('exit')
+    const { url } = await readyFile(readyFileName, child)
     return { child, url }
   } catch (error) {
     child.kill('SIGKILL')

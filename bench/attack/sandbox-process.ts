@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
+import { readyFile } from '../ready-file.ts'
 
 const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
 const probe = new URL('./heap-probe.mjs', import.meta.url).href
@@ -59,7 +60,7 @@ export interface StartOptions {
 export async function startSandboxProcess(options: StartOptions = {}): Promise<SandboxProcess> {
   const folder = mkdtempSync(join(tmpdir(), 'psm-attack-'))
   folders.add(folder)
-  const readyFile = join(folder, 'ready.json')
+  const readyFileName = join(folder, 'ready.json')
   const child = spawn(
     process.execPath,
     [
@@ -75,7 +76,7 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
       '--log-level',
       'warn',
       '--ready-file',
-      readyFile,
+      readyFileName,
       ...(options.flags ?? []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, PACT_DO_NOT_TRACK: 'true' } },
@@ -127,28 +128,21 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
     clearTimeout(timer)
   }
 
-  const started = Date.now()
-  while (true) {
-    try {
-      const { url, port } = JSON.parse(readFileSync(readyFile, 'utf8')) as { url: string; port: number }
-      return {
-        url,
-        port,
-        pid: child.pid ?? -1,
-        peakRss: () => peakRss,
-        peakHeap: () => peakHeap,
-        alive: () => !exited,
-        output: () => output,
-        stop,
-      }
-    } catch {
-      // Not written yet (or half way: it is written atomically, so only absent).
+  try {
+    const { url, port } = await readyFile(readyFileName, child)
+    return {
+      url,
+      port,
+      pid: child.pid ?? -1,
+      peakRss: () => peakRss,
+      peakHeap: () => peakHeap,
+      alive: () => !exited,
+      output: () => output,
+      stop,
     }
-    if (exited || Date.now() - started > 15_000) {
-      await stop(0)
-      throw new Error(`the sandbox did not start: ${output.trim() || 'no output'}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
+  } catch {
+    await stop(0)
+    throw new Error(`the sandbox did not start: ${output.trim() || 'no output'}`)
   }
 }
 

@@ -95,7 +95,7 @@ export class PlantStore {
     if (options.world) {
       this.#world = worldSchema.parse(options.world)
       // Reported through `ready` (and to every request); never an unhandled rejection.
-      this.#enqueue(() => this.#build(this.#world.map((spec) => ({ spec })))).catch((error: unknown) => {
+      this.#loadChecked(this.#world).catch((error: unknown) => {
         this.#failure = { error }
       })
     }
@@ -121,13 +121,18 @@ export class PlantStore {
 
   /** Replaces everything with these tenants; requests wait until it is done. {@link reset} still returns to the set-up world. */
   load(world: readonly TenantSpec[]): Promise<void> {
-    const specs = worldSchema.parse(world)
-    return this.#enqueue(() => this.#build(specs.map((spec) => ({ spec }))))
+    return this.#loadChecked(worldSchema.parse(world))
   }
 
   /** Puts the whole store back to the world it was set up with, whatever was loaded since. */
   reset(): Promise<void> {
-    return this.load(this.#world)
+    // Checked when the store was set up (or restored): not parsed again.
+    return this.#loadChecked(this.#world)
+  }
+
+  /** Replaces everything with a world already checked by {@link worldSchema}. */
+  #loadChecked(world: readonly CheckedTenantSpec[]): Promise<void> {
+    return this.#enqueue(() => this.#build(world.map((spec) => ({ spec }))))
   }
 
   /**
