@@ -45,8 +45,13 @@ export type ContractOperation = OperationSpec & { readonly pointer: string; read
 /** The methods an OpenAPI path item may declare, in lower case. */
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
-/** Escapes a JSON pointer segment (`/` and `~`). */
-function segment(name: string): string {
+/**
+ * Escapes a JSON pointer segment (`/` and `~`).
+ *
+ * @example
+ * `/paths/${segment('/plants/{id}')}` // '/paths/~1plants~1{id}'
+ */
+export function segment(name: string): string {
   return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
@@ -200,13 +205,25 @@ export class ContractChecker {
     return this.#validator.errorsText(validate.errors, { dataVar, separator: '; ' })
   }
 
+  /**
+   * The part of the document at a JSON pointer (or `#/…` reference),
+   * following local `$ref`s, and the pointer where it was found; `value` is
+   * `undefined` where the document has nothing.
+   *
+   * @example
+   * plantStoreContract.resolve('/paths/~1plants/get/responses/401').pointer // '/components/responses/Unauthorized'
+   */
+  resolve<T>(pointer: string): { value: T | undefined; pointer: string } {
+    return this.#follow<T | undefined>(pointer.replace(/^#/, ''))
+  }
+
   /** The value at a JSON pointer, following local `$ref`s, and the pointer where it was found. */
   #follow<T>(pointer: string): { value: T; pointer: string } {
     let node: unknown = this.document
     for (const part of pointer.split('/').slice(1)) {
-      node = (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')]
+      node = (node as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')]
     }
-    const reference = (node as Partial<Reference>).$ref
+    const reference = (node as Partial<Reference> | undefined)?.$ref
     return reference === undefined ? { value: node as T, pointer } : this.#follow(reference.slice(1))
   }
 }

@@ -1,4 +1,10 @@
 import type { SetupServer } from 'msw/node'
+import { templatePattern } from '../core/path-template.ts'
+import type { PlantStore } from '../core/store.ts'
+import { contract } from '../generated/contract.ts'
+import { storeBehind } from '../msw/handlers.ts'
+import { plantStoreContract } from './contract-checker.ts'
+import { bearerPattern, type PactMatchingRules, requestRules, responseRules } from './pact-matching.ts'
 
 /** A provider state as a V4 pact names it. */
 export interface RecordedProviderState {
@@ -13,7 +19,12 @@ interface PactBody {
   encoded: false
 }
 
-/** One `Synchronous/HTTP` interaction of a V4 pact, exactly as recorded (no matchers). */
+/** A V4 pact's generators of a request: the `Authorization` header from the provider state's `token`. */
+export interface PactGenerators {
+  header?: Record<string, { type: 'ProviderState'; expression: string; dataType: 'STRING' }>
+}
+
+/** One `Synchronous/HTTP` interaction of a V4 pact, as recorded. */
 export interface RecordedInteraction {
   type: 'Synchronous/HTTP'
   description: string
@@ -25,11 +36,14 @@ export interface RecordedInteraction {
     query?: Record<string, string[]>
     headers?: Record<string, string[]>
     body?: PactBody
+    matchingRules?: PactMatchingRules
+    generators?: PactGenerators
   }
   response: {
     status: number
     headers?: Record<string, string[]>
     body?: PactBody
+    matchingRules?: PactMatchingRules
   }
 }
 
@@ -55,11 +69,35 @@ export interface MswRecorderOptions {
   /** Record only requests whose URL starts with one of these (e.g. `https://plants.test/plants`); default: every mocked request. */
   include?: readonly string[]
   /**
-   * The provider state of every recorded interaction: the world the MSW
-   * handlers served. Default `the fixture world`, which the sandbox's
-   * verification implements and which `createHandlers()` serves by default.
+   * Name the provider states each answer needs, from the store's state
+   * before the request (default `true`): `the tenant has {count} plants`,
+   * `a plant with id {id} exists`, `no plant with id {id} exists`, each with
+   * `scopes` when the caller's token lacks one; the request then sends
+   * `Authorization` from the state's `token` (provider-state injection). A
+   * request sent with an unknown or expired token keeps it, and names no
+   * state; one sent without `Authorization` stays without. With `false`,
+   * every interaction names {@link providerState} and sends its token as
+   * recorded: a pact only the sandbox's fixture world can verify.
+   */
+  inferStates?: boolean
+  /**
+   * The one provider state of every interaction, instead of inferred ones
+   * (giving it turns {@link inferStates} off). Default, with `inferStates:
+   * false`: `the fixture world`, which only the sandbox implements.
    */
   providerState?: RecordedProviderState
+  /**
+   * Derive matching rules from `contracts/openapi.yaml` (default `true`):
+   * bodies by type, arrays by their length, an Error's `error` equal to the
+   * status, headers by the contract's patterns. `false` records exact values only.
+   */
+  matchers?: boolean
+  /**
+   * The store the handlers answer from, read before each request to name
+   * its states. Default: the store behind the server's Plant Store handlers
+   * (`setupPlantStoreServer`, `createHandlers`).
+   */
+  store?: PlantStore
   /** Called as each request starts; its answer reaches `describe`. E.g. `() => expect.getState().currentTestName`. */
   context?: () => string | undefined
   /**
@@ -69,7 +107,7 @@ export interface MswRecorderOptions {
   describe?: (exchange: RecordedExchange) => string
   /** Request headers to keep (lower case); default `authorization`, `content-type`. */
   requestHeaders?: readonly string[]
-  /** Response headers to keep (lower case); default `content-type`, `www-authenticate`, `allow`. */
+  /** Response headers to keep (lower case); default `content-type`, `www-authenticate`, `allow`, `retry-after`. */
   responseHeaders?: readonly string[]
 }
 
@@ -83,22 +121,42 @@ export interface MswRecorder {
   stop(): void
 }
 
+/** The caller and its tenant's plants as the store held them when a request started. */
+interface Before {
+  readonly token: string
+  readonly scopes: readonly string[]
+  readonly count: number
+  readonly ids: ReadonlySet<number>
+}
+
 interface Pending {
   request: Request
   url: URL
   context: string | undefined
+  /** The store's state for the request's caller, when states are inferred and the caller is known. */
+  before: Promise<Before | undefined> | Before | undefined
 }
 
 const defaultRequestHeaders = ['authorization', 'content-type']
-const defaultResponseHeaders = ['content-type', 'www-authenticate', 'allow']
+const defaultResponseHeaders = ['content-type', 'www-authenticate', 'allow', 'retry-after']
+
+/** What provider-state injection sends as `Authorization`: the state's `token`. */
+const injectedAuthorization = 'Bearer ${token}'
 
 /**
- * Records what a test's client did against MSW handlers as a V4 pact, from
- * msw's life-cycle events (`request:start` and `response:mocked`). Bodies are
- * cloned as the request starts, before any handler reads them, so this works
- * with msw 3, where `@pactflow/pact-msw-adapter` fails on every request with a
- * body. Values are recorded exactly, without matchers: verifying the pact
- * against the sandbox proves that the mock and the sandbox answer alike.
+ * Records what a test's client did against MSW handlers as a V4 pact that
+ * any Plant Store can verify, from msw's life-cycle events (`request:start`
+ * and `response:mocked`). Bodies are cloned as the request starts, before
+ * any handler reads them, so this works with msw 3, where
+ * `@pactflow/pact-msw-adapter` fails on every request with a body.
+ *
+ * Each interaction names the documented provider states that make its
+ * answer reproducible, read from the store before the request (a list of 5
+ * → `the tenant has {count} plants` with count 5; a 204 on id 3 → `a plant
+ * with id {id} exists`), sends `Authorization` from the state's `token`
+ * (Pact's provider-state injection), and matches by the rules the contract
+ * gives (see `docs/guides/provider-teams.md`). The status, path ids, the
+ * query and values the contract refuses stay exact.
  *
  * @example
  * const { server } = setupPlantStoreServer()
@@ -107,12 +165,17 @@ const defaultResponseHeaders = ['content-type', 'www-authenticate', 'allow']
  * // … tests drive the app's client …
  * await writeFile('pacts/my-web-app-plant-store.json', JSON.stringify(await recorder.pact(), null, 2))
  */
-export function recordMswPact(network: Pick<SetupServer, 'events'>, options: MswRecorderOptions): MswRecorder {
+export function recordMswPact(
+  network: Pick<SetupServer, 'events'> & Partial<Pick<SetupServer, 'listHandlers'>>,
+  options: MswRecorderOptions,
+): MswRecorder {
   const {
     consumer,
     provider,
     include,
-    providerState = { name: 'the fixture world' },
+    providerState,
+    inferStates = providerState === undefined,
+    matchers = true,
     context,
     describe = ({ request, response, context: label }) => {
       const url = new URL(request.url)
@@ -121,13 +184,28 @@ export function recordMswPact(network: Pick<SetupServer, 'events'>, options: Msw
     requestHeaders = defaultRequestHeaders,
     responseHeaders = defaultResponseHeaders,
   } = options
+  const fixedStates = inferStates ? undefined : [providerState ?? { name: 'the fixture world' }]
   const pending = new Map<string, Pending>()
   let recorded: Array<Promise<RecordedInteraction>> = []
+  let store = options.store
+
+  /** The store behind the handlers, found on first use (handlers may be set up after the recorder). */
+  function storeOf(): PlantStore | undefined {
+    if (store) return store
+    for (const handler of network.listHandlers?.() ?? []) {
+      store = storeBehind(handler)
+      if (store) return store
+    }
+    return undefined
+  }
 
   const onRequest = ({ request, requestId }: { request: Request; requestId: string }) => {
     if (include && !include.some((prefix) => request.url.startsWith(prefix))) return
+    const found = inferStates ? storeOf() : undefined
+    const authorization = request.headers.get('authorization')
+    const before = found && authorization !== null ? stateBefore(found, authorization) : undefined
     // Clone now: by the time the answer is known, a handler has read the original body.
-    pending.set(requestId, { request: request.clone(), url: new URL(request.url), context: context?.() })
+    pending.set(requestId, { request: request.clone(), url: new URL(request.url), context: context?.(), before })
   }
   const onResponse = ({ response, requestId }: { response: Response; requestId: string }) => {
     const started = pending.get(requestId)
@@ -136,27 +214,67 @@ export function recordMswPact(network: Pick<SetupServer, 'events'>, options: Msw
     recorded.push(toInteraction(started, response.clone()))
   }
 
-  async function toInteraction({ request, url, context: label }: Pending, response: Response) {
+  async function toInteraction({ request, url, context: label, before }: Pending, response: Response) {
     const query: Record<string, string[]> = {}
     for (const [key, value] of url.searchParams) query[key] = [...(query[key] ?? []), value]
     const requestBody = await bodyOf(request)
     const responseBody = await bodyOf(response)
+    const caller = await before
+    const requestSent = headersOf(request.headers, requestHeaders)
+    const answered = headersOf(response.headers, responseHeaders)
+    const operation = plantStoreContract.operationOf(request.method, url.pathname, { derivedHead: true })
+    const sentJson = requestBody && typeof requestBody.content !== 'string' ? requestBody.content : undefined
+    const inferred = caller && operation ? statesFor(caller, operation.template, url.pathname, sentJson) : undefined
+    const requestRulesOf =
+      matchers && operation
+        ? requestRules(
+            plantStoreContract,
+            operation,
+            { headers: requestSent.headers ?? {}, body: sentJson },
+            { exact: new Set(inferred?.exact ?? []) },
+          )
+        : {}
+    const generators: PactGenerators = {}
+    const authorization = Object.keys(requestSent.headers ?? {}).find((name) => name === 'authorization')
+    if (inferred && authorization !== undefined) {
+      // The provider's state answers the token: the request sends it, whatever token the mock accepted.
+      generators.header = {
+        [authorization]: { type: 'ProviderState', expression: injectedAuthorization, dataType: 'STRING' },
+      }
+      const bearer = bearerPattern(plantStoreContract)
+      if (bearer && matchers) {
+        requestRulesOf.header = {
+          ...requestRulesOf.header,
+          [authorization]: { combine: 'AND', matchers: [{ match: 'regex', regex: bearer }] },
+        }
+      }
+    }
+    const responseRulesOf =
+      matchers && operation
+        ? responseRules(plantStoreContract, operation, response.status, {
+            headers: answered.headers ?? {},
+            body: responseBody && typeof responseBody.content !== 'string' ? responseBody.content : undefined,
+          })
+        : {}
     const interaction: RecordedInteraction = {
       type: 'Synchronous/HTTP',
       description: describe({ request, response, context: label }),
       pending: false,
-      providerStates: [providerState],
+      providerStates: fixedStates ?? inferred?.states ?? [],
       request: {
         method: request.method,
         path: url.pathname,
         ...(url.search === '' ? {} : { query }),
-        ...headersOf(request.headers, requestHeaders),
+        ...requestSent,
         ...(requestBody === undefined ? {} : { body: requestBody }),
+        ...(Object.keys(requestRulesOf).length === 0 ? {} : { matchingRules: requestRulesOf }),
+        ...(generators.header === undefined ? {} : { generators }),
       },
       response: {
         status: response.status,
-        ...headersOf(response.headers, responseHeaders),
+        ...answered,
         ...(responseBody === undefined ? {} : { body: responseBody }),
+        ...(Object.keys(responseRulesOf).length === 0 ? {} : { matchingRules: responseRulesOf }),
       },
     }
     return interaction
@@ -182,6 +300,51 @@ export function recordMswPact(network: Pick<SetupServer, 'events'>, options: Msw
       network.events.removeListener('request:start', onRequest)
       network.events.removeListener('response:mocked', onResponse)
     },
+  }
+}
+
+/**
+ * The caller of a request and its tenant's plants, read from the store
+ * before any handler runs (after a load or reset under way, like the
+ * handlers do); `undefined` for a token the store does not accept (it is
+ * recorded as sent, and its 401 needs no state).
+ */
+function stateBefore(store: PlantStore, authorization: string): Promise<Before | undefined> | Before | undefined {
+  const read = (): Before | undefined => {
+    const token = /^Bearer +(\S+)$/i.exec(authorization)?.[1]
+    if (token === undefined || !store.isTokenValid(token)) return undefined
+    const { tenantId, scopes } = store.resolveToken(token)
+    const plants = store.listPlants(tenantId)
+    return { token, scopes, count: plants.length, ids: new Set(plants.map(({ id }) => id)) }
+  }
+  return store.settled ? read() : store.ready.then(read, () => undefined)
+}
+
+/** The states of a request, and the request body's paths they pin. */
+interface Inferred {
+  readonly states: RecordedProviderState[]
+  readonly exact: readonly string[]
+}
+
+/**
+ * The documented states that make an answer reproducible at any provider:
+ * about the plant a request names (by an integer `id` in its path or its
+ * body), else about how many plants the tenant holds; with the caller's
+ * `scopes` when it lacks one of the contract's.
+ */
+function statesFor(caller: Before, template: string, path: string, body: unknown): Inferred {
+  const scopes = contract.scopes.filter((scope) => caller.scopes.includes(scope))
+  const scopeParam = scopes.length === contract.scopes.length ? {} : { scopes }
+  const pathId = templatePattern(template).exec(path)?.groups?.id
+  const bodyId = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined
+  const id = pathId !== undefined && /^-?\d+$/.test(pathId) ? Number(pathId) : bodyId
+  if (typeof id === 'number' && Number.isSafeInteger(id)) {
+    const name = caller.ids.has(id) ? 'a plant with id {id} exists' : 'no plant with id {id} exists'
+    return { states: [{ name, params: { id, ...scopeParam } }], exact: id === bodyId ? ['$.id'] : [] }
+  }
+  return {
+    states: [{ name: 'the tenant has {count} plants', params: { count: caller.count, ...scopeParam } }],
+    exact: [],
   }
 }
 

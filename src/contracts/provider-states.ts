@@ -1,17 +1,29 @@
+import { fixtureTokens } from '../../fixtures/world.ts'
 import { randomId } from '../core/random.ts'
-import type { StoredPlant } from '../core/schemas.ts'
+import { scopes as contractScopes, type Scope, type StoredPlant } from '../core/schemas.ts'
 import type { PlantStore } from '../core/store.ts'
 
 /** The parameters of a provider state, as the pact gives them (`given('…', { id: 7 })`). */
 export type StateParams = Readonly<Record<string, unknown>>
 
+/**
+ * What a state's set-up answers the Pact Verifier: the values a pact's
+ * provider-state injection (`fromProviderState('Bearer ${token}', …)`) reads.
+ * Every state answers `token`, a bearer token of a caller with the state's
+ * `scopes`.
+ */
+export interface StateValues {
+  readonly token: string
+}
+
 /** What a state handler works with: the sandbox's store, and the tenant the interaction runs as. */
 export interface StateContext {
   readonly store: PlantStore
+  /** The scopes the state's caller must have: its `scopes` parameter, or every scope of the contract. */
+  readonly scopes: readonly Scope[]
   /**
-   * The interaction's own tenant, created (empty) on first use. Once a state
-   * has asked for it, the request filter sends the interaction's requests
-   * with this tenant's token.
+   * The interaction's own tenant, created (empty) on first use, with a user
+   * whose token has {@link scopes}: the token the state answers.
    */
   tenant(): Promise<string>
 }
@@ -20,7 +32,11 @@ export interface StateContext {
 export interface ProviderStateHandler {
   /** One sentence on what the state guarantees, for error messages and docs. */
   readonly description: string
-  setup(params: StateParams, context: StateContext): Promise<void>
+  /**
+   * Sets the state up. It may answer the token of its caller; when it does
+   * not, the runner answers the token of the interaction's own tenant.
+   */
+  setup(params: StateParams, context: StateContext): Promise<Partial<StateValues> | undefined | void>
   teardown?(params: StateParams, context: StateContext): Promise<void>
 }
 
@@ -64,21 +80,46 @@ function optionalStringParam(state: string, params: StateParams, name: string): 
   return value
 }
 
+/**
+ * The `scopes` parameter every state takes: a non-empty array of the
+ * contract's scope names, without repeats; absent means every scope.
+ */
+function scopesParam(state: string, params: StateParams): readonly Scope[] {
+  const value = params.scopes
+  if (value === undefined) return contractScopes
+  const known: readonly string[] = contractScopes
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((scope) => typeof scope === 'string' && known.includes(scope)) ||
+    new Set(value).size !== value.length
+  ) {
+    throw new ProviderStateError(
+      `Provider state "${state}" needs "scopes" as a non-empty array of ${known.map((scope) => `"${scope}"`).join(', ')} without repeats; got ${JSON.stringify(value)}.`,
+    )
+  }
+  return contractScopes.filter((scope) => value.includes(scope))
+}
+
 const plantWithId = 'a plant with id {id} exists'
 const noPlantWithId = 'no plant with id {id} exists'
 const tenantHasCount = 'the tenant has {count} plants'
 
 /**
  * The provider states the sandbox implements, keyed by their parameterised
- * names. Every interaction starts from the fixture world; a state that calls
+ * names: the portable states of `docs/guides/provider-teams.md`, which any
+ * Plant Store can set up, and `the fixture world`, which only the sandbox
+ * has. Every interaction starts from the fixture world; a state that calls
  * `context.tenant()` adds an empty tenant of its own for the interaction.
+ * Every state takes an optional `scopes` parameter (default: every scope)
+ * and answers `{ token }`, a token of a caller with those scopes.
  *
  * | State | Parameters | Guarantees |
  * |---|---|---|
- * | `a plant with id {id} exists` | `id`, optional `name`, `tag` | the tenant holds a plant with this id |
- * | `no plant with id {id} exists` | `id` | the tenant holds no plant with this id |
- * | `the tenant has {count} plants` | `count` | the tenant holds exactly `count` plants, ids 1..count, all tagged |
- * | `the fixture world` | none | the default world (tenants acme, globex, initech and their documented tokens) |
+ * | `a plant with id {id} exists` | `id`, optional `name`, `tag`, `scopes` | the tenant holds a plant with this id |
+ * | `no plant with id {id} exists` | `id`, optional `scopes` | the tenant holds no plant with this id |
+ * | `the tenant has {count} plants` | `count`, optional `scopes` | the tenant holds exactly `count` plants, ids 1..count, each with a name and a tag |
+ * | `the fixture world` | optional `scopes` | the default world (tenants acme, globex, initech and their documented tokens); answers Acme's token |
  *
  * An interaction without any state runs against the fixture world too.
  *
@@ -114,8 +155,15 @@ export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
     },
   },
   'the fixture world': {
-    description: 'The default fixture world: tenants acme, globex and initech with their documented tokens.',
-    async setup() {},
+    description:
+      "The default fixture world: tenants acme, globex and initech with their documented tokens; answers Acme's token.",
+    async setup(_params, { scopes }) {
+      if (scopes.length === contractScopes.length) return { token: fixtureTokens.acme.write }
+      if (scopes.length === 1 && scopes[0] === 'plants:read') return { token: fixtureTokens.acme.read }
+      throw new ProviderStateError(
+        `Provider state "the fixture world" has no token with only ${JSON.stringify(scopes)}: use the scopes of acme.write or acme.read.`,
+      )
+    },
   },
 }
 
@@ -132,9 +180,13 @@ export interface StateChange {
 
 /** The state machinery of one verification run; see {@link createStateRunner}. */
 export interface StateRunner {
-  /** Applies one state-change call; throws {@link ProviderStateError} for an unknown state or bad parameters. */
-  apply(change: StateChange): Promise<void>
-  /** The token the current interaction's requests must carry, or `undefined` to leave them as they are. */
+  /**
+   * Applies one state-change call; a set-up answers the state's values
+   * (`{ token }`), a teardown `{}`. Throws {@link ProviderStateError} for an
+   * unknown state or bad parameters.
+   */
+  apply(change: StateChange): Promise<Partial<StateValues>>
+  /** The token of the current interaction's own tenant, once a state has made it. */
   readonly token: string | undefined
   /** Every state that could not be set up or torn down in this run, with the reason. */
   readonly failures: ReadonlyArray<{ readonly state: string; readonly message: string }>
@@ -144,13 +196,15 @@ export interface StateRunner {
  * Runs the provider states of a verification against a store: the first
  * setup call of an interaction puts the store back to its world (so no
  * interaction sees another's leftovers), states may add the interaction's own
- * tenant with a fresh token, and teardown runs the states' own teardown. An
- * unknown state is an error, never a silent pass.
+ * tenant with a fresh token of the scopes they are given, every set-up
+ * answers that token (the portable protocol of `fromProviderState('Bearer
+ * ${token}', …)`), and teardown runs the states' own teardown. An unknown
+ * state is an error, never a silent pass.
  *
  * @example
  * const runner = createStateRunner(store)
  * await runner.apply({ state: 'a plant with id {id} exists', params: { id: 7 }, action: 'setup' })
- * runner.token // 'psm_pact_…': send the interaction's request with it
+ * // → { token: 'psm_pact_…' }: what the pact's request sends as `Bearer ${token}`
  */
 export function createStateRunner(
   store: PlantStore,
@@ -158,34 +212,44 @@ export function createStateRunner(
 ): StateRunner {
   let insideInteraction = false
   let token: string | undefined
+  let tokenScopes: readonly Scope[] = []
   const failures: Array<{ state: string; message: string }> = []
 
-  const context: StateContext = {
-    store,
-    async tenant() {
-      if (token === undefined) {
-        const issued = `psm_pact_${randomId(12)}`
-        await store.addTenant({
-          id: verificationTenantId,
-          name: 'Pact verification tenant',
-          seed: 1,
-          plants: 0,
-          users: [
-            {
-              id: `${verificationTenantId}.write`,
-              name: 'Pact verifier',
-              tokens: [{ token: issued, scopes: ['plants:read', 'plants:write'], expiresAt: null }],
-            },
-          ],
-        })
-        token = issued
-      }
-      return verificationTenantId
-    },
+  function contextFor(state: string, scopes: readonly Scope[]): StateContext {
+    return {
+      store,
+      scopes,
+      async tenant() {
+        if (token === undefined) {
+          const issued = `psm_pact_${randomId(12)}`
+          await store.addTenant({
+            id: verificationTenantId,
+            name: 'Pact verification tenant',
+            seed: 1,
+            plants: 0,
+            users: [
+              {
+                id: `${verificationTenantId}.caller`,
+                name: 'Pact verifier',
+                tokens: [{ token: issued, scopes: [...scopes], expiresAt: null }],
+              },
+            ],
+          })
+          token = issued
+          tokenScopes = scopes
+        } else if (tokenScopes.join(' ') !== scopes.join(' ')) {
+          throw new ProviderStateError(
+            `Provider state "${state}" asks for a caller with ${JSON.stringify(scopes)}, but another state of the interaction made one with ${JSON.stringify(tokenScopes)}: give the states the same scopes.`,
+          )
+        }
+        return verificationTenantId
+      },
+    }
   }
 
   async function restoreWorld(): Promise<void> {
     token = undefined
+    tokenScopes = []
     await store.reset()
   }
 
@@ -196,7 +260,7 @@ export function createStateRunner(
     failures,
     async apply(change) {
       try {
-        await apply(change)
+        return await apply(change)
       } catch (error) {
         failures.push({ state: change.state, message: error instanceof Error ? error.message : String(error) })
         throw error
@@ -204,7 +268,7 @@ export function createStateRunner(
     },
   }
 
-  async function apply({ state, params = {}, action }: StateChange): Promise<void> {
+  async function apply({ state, params = {}, action }: StateChange): Promise<Partial<StateValues>> {
     // The Verifier sends an empty state for an interaction that names none.
     const handler = state === '' ? undefined : handlers[state]
     if (state !== '' && !handler) {
@@ -215,21 +279,26 @@ export function createStateRunner(
         `The sandbox does not implement the provider state "${state}". Known states: ${known}.`,
       )
     }
+    const context = contextFor(state, scopesParam(state, params))
     if (action === 'setup') {
       if (!insideInteraction) {
         // The first setup of an interaction: start it from the world, whatever the last one left.
         await restoreWorld()
         insideInteraction = true
       }
+      if (!handler) return {}
       try {
-        await handler?.setup(params, context)
+        const answered = (await handler.setup(params, context)) ?? {}
+        if (answered.token !== undefined) return { token: answered.token }
+        await context.tenant()
+        return token === undefined ? {} : { token }
       } catch (error) {
         insideInteraction = false
         throw error
       }
-      return
     }
     insideInteraction = false
     await handler?.teardown?.(params, context)
+    return {}
   }
 }

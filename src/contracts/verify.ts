@@ -82,11 +82,13 @@ const notLoaded = 'Failed to load pact'
 /**
  * Verifies pacts against the Plant Store sandbox: starts it in-process on an
  * ephemeral port over a fresh store, and runs the Pact Verifier against it
- * with the sandbox's provider states (see {@link providerStates}) and a
- * request filter that swaps the pact's bearer token for a valid one of the
- * state's tenant. A request that carries no token (the 401 interactions)
- * stays without one. An unknown provider state fails its interaction with a
- * message naming the state, instead of passing unnoticed.
+ * with the sandbox's provider states (see {@link providerStates}). Like any
+ * Plant Store that follows `docs/guides/provider-teams.md`, each state's
+ * set-up answers `{ token }`, which a pact's provider-state injection
+ * (`fromProviderState('Bearer ${token}', …)`) sends; a literal token is sent
+ * as it is, so a pact that passes here passes at a real provider too. An
+ * unknown provider state fails its interaction with a message naming the
+ * state, instead of passing unnoticed.
  *
  * Pact sends usage data unless `PACT_DO_NOT_TRACK=true` is in the
  * environment: set it where the verification runs (the `verify` command does).
@@ -117,14 +119,11 @@ export async function verifySandbox(options: VerifySandboxOptions = {}): Promise
           // Answered here rather than by pact-js's state handler, which answers 200 even when a handler
           // throws or no handler exists. A 4xx fails the interaction at once (a 5xx is retried with backoff).
           runner.apply(req.body as Parameters<typeof runner.apply>[0]).then(
-            () => sendJson(res, 200, {}),
+            // The state's values (`{ token }`) reach the pact's provider-state injection.
+            (values) => sendJson(res, 200, values),
             (error: unknown) => sendJson(res, 422, { error: error instanceof Error ? error.message : String(error) }),
           )
           return
-        }
-        const token = runner.token
-        if (token !== undefined && req.headers.authorization !== undefined) {
-          req.headers.authorization = `Bearer ${token}`
         }
         next()
       },

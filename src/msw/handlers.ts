@@ -45,12 +45,28 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   })
   // One handler per operation first (msw matches a method-specific handler fastest),
   // then a catch-all per path so that other methods get the core's 405 with `Allow`.
-  return [
+  const handlers = [
     ...paths.flatMap(({ mswPath, methods, resolver }) =>
       methods.map((method) => http[method.toLowerCase() as 'get'](mswPath, resolver)),
     ),
     ...paths.map(({ mswPath, resolver }) => http.all(mswPath, resolver)),
   ]
+  for (const handler of handlers) stores.set(handler, store)
+  return handlers
+}
+
+/** The store behind each handler {@link createHandlers} made. */
+const stores = new WeakMap<object, PlantStore>()
+
+/**
+ * The store a Plant Store handler answers from, or `undefined` for any
+ * other handler: how `recordMswPact` reads the state before each request.
+ *
+ * @example
+ * storeBehind(server.listHandlers()[0]) // the PlantStore of setupPlantStoreServer()
+ */
+export function storeBehind(handler: object): PlantStore | undefined {
+  return stores.get(handler)
 }
 
 /** The Plant Store handlers, with the store and the fault rules behind them. */
