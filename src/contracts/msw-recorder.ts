@@ -141,6 +141,7 @@ const defaultRequestHeaders = ['authorization', 'content-type']
 const defaultResponseHeaders = ['content-type', 'www-authenticate', 'allow', 'retry-after']
 
 /** What provider-state injection sends as `Authorization`: the state's `token`. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, filled in by the Verifier
 const injectedAuthorization = 'Bearer ${token}'
 
 /**

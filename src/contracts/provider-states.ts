@@ -36,7 +36,8 @@ export interface ProviderStateHandler {
    * Sets the state up. It may answer the token of its caller; when it does
    * not, the runner answers the token of the interaction's own tenant.
    */
-  setup(params: StateParams, context: StateContext): Promise<Partial<StateValues> | undefined | void>
+  // biome-ignore lint/suspicious/noConfusingVoidType: a set-up may answer nothing (`async setup() { … }`)
+  setup(params: StateParams, context: StateContext): Promise<Partial<StateValues> | void>
   teardown?(params: StateParams, context: StateContext): Promise<void>
 }
 

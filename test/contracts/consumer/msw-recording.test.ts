@@ -1,16 +1,12 @@
 /**
  * Records what the client did against our MSW handlers as a pact, with
- * `@pactflow/pact-msw-adapter`. The provider verification then replays that
- * pact against the sandbox: the mock the frontend tests use and the sandbox
- * must answer alike, byte for byte, since the recording has no matchers.
- *
- * `@pactflow/pact-msw-adapter` 4 cannot do this with msw 3 (it reads request
- * bodies after the handlers consumed them: `TypeError: unusable`), so the
- * recording uses our `recordMswPact`, built on msw's life-cycle events.
- *
- * Recorded values carry no provider state of their own: each interaction is
- * labelled `the fixture world`, so every test here makes its calls on that
- * world (the store is reset after each test).
+ * `recordMswPact` exactly as docs/guides/contract-testing.md shows it (built
+ * on msw's life-cycle events: `@pactflow/pact-msw-adapter` 4 cannot read
+ * request bodies under msw 3). The recorder names the provider states each
+ * answer needs from the store's state before the request, sends the token
+ * those states answer, and matches by the contract's rules: the provider
+ * step verifies this pact against the sandbox and against an independent
+ * Plant Store, and the gate against contracts/openapi.yaml.
  */
 import { rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
@@ -32,6 +28,8 @@ const recorder = recordMswPact(server, {
 })
 
 const acme = new PlantStoreClient({ baseUrl: origin, token: fixtureTokens.acme.write })
+const acmeReader = new PlantStoreClient({ baseUrl: origin, token: fixtureTokens.acme.read })
+const expired = new PlantStoreClient({ baseUrl: origin, token: fixtureTokens.expired })
 const anonymous = new PlantStoreClient({ baseUrl: origin })
 
 beforeAll(() => {
@@ -76,5 +74,13 @@ describe('the plants page, on the MSW mock', () => {
 
   test('is told to sign in', async () => {
     expect((await failure(() => anonymous.listPlants())).status).toBe(401)
+  })
+
+  test('is told that its session has expired', async () => {
+    expect((await failure(() => expired.listPlants())).status).toBe(401)
+  })
+
+  test('is told that a reader cannot add plants', async () => {
+    expect((await failure(() => acmeReader.addPlant({ id: 102, name: 'Calathea' }))).status).toBe(403)
   })
 })
