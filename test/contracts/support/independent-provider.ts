@@ -156,7 +156,8 @@ export async function startIndependentProvider(): Promise<IndependentProvider> {
     if (limits.length > 0) {
       const [text] = limits
       if (limits.length > 1 || text === undefined || !/^\d{1,10}$/.test(text) || Number(text) > 2_147_483_647) {
-        return send(response, 400, { error: 400, message: 'limit must be an integer from 0 to 2147483647.' })
+        send(response, 400, { error: 400, message: 'limit must be an integer from 0 to 2147483647.' })
+        return
       }
       limit = Number(text)
     }
@@ -195,10 +196,12 @@ export async function startIndependentProvider(): Promise<IndependentProvider> {
   function remove(text: string, plants: Map<number, Plant>, response: ServerResponse): void {
     const id = Number(text)
     if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(id)) {
-      return send(response, 400, { error: 400, message: 'id must be an integer.' })
+      send(response, 400, { error: 400, message: 'id must be an integer.' })
+    } else if (!plants.delete(id)) {
+      send(response, 404, { error: 404, message: `No plant ${id}.` })
+    } else {
+      response.writeHead(204).end()
     }
-    if (!plants.delete(id)) return send(response, 404, { error: 404, message: `No plant ${id}.` })
-    response.writeHead(204).end()
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
