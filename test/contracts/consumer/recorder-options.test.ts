@@ -32,9 +32,16 @@ async function record(
   }
 }
 
-// biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression
+/** The generator of an `Authorization` sent with the provider state's token. */
 const injected = {
-  header: { authorization: { type: 'ProviderState', expression: 'Bearer ${token}', dataType: 'STRING' } },
+  header: {
+    authorization: {
+      type: 'ProviderState',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression
+      expression: 'Bearer ${token}',
+      dataType: 'STRING',
+    },
+  },
 }
 
 describe('recordMswPact names the states an answer needs, from the store before the request', () => {
