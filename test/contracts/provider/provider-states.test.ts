@@ -48,6 +48,51 @@ describe('provider states', () => {
     expect(runner.token).toBeUndefined()
   })
 
+  test('every state answers the token of a caller with both scopes by default', async () => {
+    const { store, runner } = await setUp()
+    const { token } = await runner.apply({
+      state: 'the tenant has {count} plants',
+      params: { count: 1 },
+      action: 'setup',
+    })
+    expect(token).toBe(runner.token)
+    expect(store.resolveToken(token ?? '')).toMatchObject({
+      tenantId: verificationTenantId,
+      scopes: ['plants:read', 'plants:write'],
+    })
+  })
+
+  test('every state takes scopes, and its token has exactly those', async () => {
+    const { store, runner } = await setUp()
+    const { token } = await runner.apply({
+      state: 'no plant with id {id} exists',
+      params: { id: 4, scopes: ['plants:read'] },
+      action: 'setup',
+    })
+    expect(store.resolveToken(token ?? '').scopes).toEqual(['plants:read'])
+  })
+
+  test('the fixture world answers Acme’s token of those scopes', async () => {
+    const { runner } = await setUp()
+    expect(await runner.apply({ state: 'the fixture world', action: 'setup' })).toEqual({
+      token: fixtureTokens.acme.write,
+    })
+    expect(
+      await runner.apply({ state: 'the fixture world', params: { scopes: ['plants:read'] }, action: 'setup' }),
+    ).toEqual({ token: fixtureTokens.acme.read })
+  })
+
+  test('refuses scopes that are not the contract’s, naming the parameter', async () => {
+    const { runner } = await setUp()
+    await expect(
+      runner.apply({
+        state: 'the tenant has {count} plants',
+        params: { count: 1, scopes: ['admin'] },
+        action: 'setup',
+      }),
+    ).rejects.toThrow('needs "scopes" as a non-empty array of "plants:read", "plants:write"')
+  })
+
   test('refuses a state it does not implement, and lists the ones it does', async () => {
     const { runner } = await setUp()
     await expect(runner.apply({ state: 'the greenhouse is on fire', action: 'setup' })).rejects.toThrow(
