@@ -6,12 +6,20 @@
  * provider team's CI does with our pacts.
  */
 import { readFileSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Verifier } from '@pact-foundation/pact'
 import { marked, type Tokens } from 'marked'
+import { fixtureTokens } from 'plant-store-mock'
+import { PlantStoreClient } from 'plant-store-mock/client'
+import { type MswRecorderOptions, recordMswPact } from 'plant-store-mock/contracts'
+import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type IndependentProvider, startIndependentProvider } from '../support/independent-provider.ts'
 import { mswConsumer, pactFile, provider as providerName, webConsumer } from '../support/pacts.ts'
 import { plantStoreStates } from '../support/provider-team-states.ts'
+import { verifyIndependentApart } from '../support/verify-apart.ts'
 
 const statesFile = new URL('../support/provider-team-states.ts', import.meta.url)
 const guide = new URL('../../../docs/guides/provider-teams.md', import.meta.url)
@@ -57,6 +65,50 @@ describe('an independent Plant Store, with the provider-team guide’s state han
       { name: 'Echeveria', tag: 'succulent' },
       { name: 'Lithops' },
     ])
+  })
+})
+
+describe('regression: recorded pacts reached only the sandbox (issue 30)', () => {
+  /** Records a frontend's msw tests as the guide shows, with these options, into a file. */
+  async function recording(file: string, options: Partial<MswRecorderOptions>): Promise<string> {
+    const { server } = setupPlantStoreServer()
+    const recorder = recordMswPact(server, { consumer: 'web', provider: providerName, ...options })
+    server.listen({ onUnhandledFrame: 'error' })
+    const origin = 'https://plants.test'
+    const acme = new PlantStoreClient({ baseUrl: origin, token: fixtureTokens.acme.write })
+    try {
+      await acme.listPlants()
+      await acme.listPlants({ limit: 2 })
+      await acme.addPlant({ id: 100, name: 'Monstera', tag: 'aroid' })
+      await acme.deletePlant(3)
+      await acme.addPlant({ id: 1, name: 'Fern' }).catch(() => undefined)
+      await acme.deletePlant(999).catch(() => undefined)
+      await new PlantStoreClient({ baseUrl: origin }).listPlants().catch(() => undefined)
+      await writeFile(file, JSON.stringify(await recorder.pact()))
+    } finally {
+      recorder.stop()
+      server.close()
+    }
+    return file
+  }
+
+  let directory: string
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'plant-store-independent-'))
+  })
+  afterAll(() => rm(directory, { recursive: true, force: true }))
+
+  test('the old recording (the fixture world, fixture tokens, exact bodies) fails at an independent provider', async () => {
+    const file = await recording(join(directory, 'old.json'), { inferStates: false, matchers: false })
+    const { results } = await verifyIndependentApart([file])
+    // The one 401 without a token fails too: its message is the mock's own words, compared exactly.
+    expect(results).toEqual(Array(7).fill('Error'))
+  })
+
+  test('the same tests recorded now verify there, every interaction', async () => {
+    const file = await recording(join(directory, 'new.json'), {})
+    const { results } = await verifyIndependentApart([file])
+    expect(results).toEqual(Array(7).fill('OK'))
   })
 })
 

@@ -28,20 +28,73 @@ export interface VerifiedApart {
 }
 
 /**
+ * The independent Plant Store with the provider team's state handlers, in
+ * a child process: writes the Verifier's JSON report to file descriptor 3.
+ */
+const independentScript = `
+import { writeSync } from 'node:fs'
+import { Verifier } from '@pact-foundation/pact'
+const { startIndependentProvider } = await import(process.argv[2])
+const { plantStoreStates } = await import(process.argv[3])
+const provider = await startIndependentProvider()
+const report = await new Verifier({
+  provider: 'plant-store',
+  providerBaseUrl: provider.url,
+  pactUrls: JSON.parse(process.argv[1]),
+  logLevel: 'error',
+  stateHandlers: plantStoreStates(provider.data),
+}).verifyProvider().then(String, (error) => error.message)
+await provider.close()
+writeSync(3, report)
+`
+
+/** The outcome of each interaction, as the Verifier reports it, when verified apart against the independent provider. */
+export interface IndependentOutcome {
+  /** `OK` or `Error` per interaction, in the pact's order. */
+  readonly results: readonly string[]
+  readonly output: string
+}
+
+/**
+ * Verifies these pact sources against the independent Plant Store
+ * (`independent-provider.ts`) with the provider team's state handlers, in a
+ * child process, so that the failures a test expects are not printed.
+ *
+ * @example
+ * const { results } = await verifyIndependentApart([file]) // ['Error', 'Error', …]
+ */
+export async function verifyIndependentApart(pactUrls: readonly string[]): Promise<IndependentOutcome> {
+  const here = (name: string) => new URL(name, import.meta.url).href
+  const { text, output } = await runApart(independentScript, [
+    JSON.stringify(pactUrls),
+    here('./independent-provider.ts'),
+    here('./provider-team-states.ts'),
+  ])
+  const report = JSON.parse(text) as { interactionResults: Array<{ result: string }> }
+  return { results: report.interactionResults.map(({ result }) => result), output }
+}
+
+/**
  * Verifies these pact sources against the sandbox in a child process.
  *
  * @example
  * const { result, output } = await verifyApart([`${fixturesDir}wrong-status.json`])
  * expect(output).toContain('FAILED')
  */
-export function verifyApart(pactUrls: readonly string[]): Promise<VerifiedApart> {
+export async function verifyApart(pactUrls: readonly string[]): Promise<VerifiedApart> {
+  const { text, output } = await runApart(script, [JSON.stringify(pactUrls)])
+  return { result: JSON.parse(text) as VerificationResult, output }
+}
+
+/** Runs a module script in a child process; answers what it wrote to file descriptor 3, and its output. */
+function runApart(source: string, args: readonly string[]): Promise<{ text: string; output: string }> {
   const child = spawn(
     process.execPath,
-    ['--conditions=plant-store-mock:source', '--input-type=module', '--eval', script, JSON.stringify(pactUrls)],
+    ['--conditions=plant-store-mock:source', '--no-deprecation', '--input-type=module', '--eval', source, ...args],
     { cwd: root, env: { ...process.env, PACT_DO_NOT_TRACK: 'true' }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
   )
   let output = ''
-  let json = ''
+  let text = ''
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk
   })
@@ -51,11 +104,11 @@ export function verifyApart(pactUrls: readonly string[]): Promise<VerifiedApart>
   // The fourth stdio entry is a pipe the child writes to: the parent reads it.
   const results = child.stdio[3] as Readable | null
   results?.setEncoding('utf8').on('data', (chunk: string) => {
-    json += chunk
+    text += chunk
   })
   return new Promise((resolve, reject) => {
     child.on('close', (code) => {
-      if (code === 0 && json) resolve({ result: JSON.parse(json) as VerificationResult, output })
+      if (code === 0 && text) resolve({ text, output })
       else reject(new Error(`the verification apart exited ${code}:\n${output}`))
     })
   })
