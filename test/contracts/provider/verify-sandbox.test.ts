@@ -1,11 +1,12 @@
 /**
  * Provider verification: the committed pacts replayed by the Pact Verifier
  * against the sandbox (in-process, on an ephemeral port), with its provider
- * states and token-swapping request filter. The negative cases prove that a
- * broken pact fails: a wrong status, a wrong body shape, a state the sandbox
- * does not implement, and a pact source that does not exist. The failing
- * ones run apart (see `verifyApart`): the Verifier's report of an expected
- * failure is asserted on, not printed among the suite's results.
+ * states, each answering the token the pacts send (provider-state
+ * injection). The negative cases prove that a broken pact fails: a wrong
+ * status, a wrong body shape, a state the sandbox does not implement, a
+ * literal token no provider issued, and a pact source that does not exist.
+ * The failing ones run apart (see `verifyApart`): the Verifier's report of
+ * an expected failure is asserted on, not printed among the suite's results.
  */
 
 import { verifySandbox } from 'plant-store-mock/contracts'
@@ -57,6 +58,16 @@ describe('provider verification of the sandbox', () => {
     expect(result.failures[0]?.messages).toEqual([
       'One or more of the setup state change handlers has failed',
       expect.stringContaining('The sandbox does not implement the provider state "the greenhouse is on fire".'),
+    ])
+  })
+
+  test('fails a pact that sends a literal token under a state, as a real provider would', async () => {
+    const { result } = await verifyApart([`${fixturesDir}literal-token.json`])
+    expect(result.failures).toEqual([
+      {
+        interaction: expect.stringContaining('a request to list the plants with a token no provider issued'),
+        messages: ['expected 200 but was 401'],
+      },
     ])
   })
 
