@@ -15,6 +15,14 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { parse } from 'yaml'
+import {
+  atPointer,
+  type ContractOperation,
+  type OpenApiDocument,
+  operationsOf,
+  resolve,
+  type SchemaObject,
+} from '../src/core/openapi.ts'
 
 const contractUrl = new URL('./openapi.yaml', import.meta.url)
 const sandboxContractUrl = new URL('./sandbox.openapi.yaml', import.meta.url)
@@ -22,29 +30,12 @@ const generatedDir = new URL('../src/generated/', import.meta.url)
 
 const banner = '// Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.\n'
 
-interface Schema {
-  minimum?: number
-  maximum?: number
-  minLength?: number
-  maxLength?: number
-  properties?: Record<string, Schema>
-}
-
-interface Operation {
-  operationId: string
-  'x-required-scopes': string[]
-  parameters?: Array<{ name: string; in: string; schema: Schema } | { $ref: string }>
-  requestBody?: { 'x-max-body-bytes'?: number }
-}
-
-interface Document {
-  info: { version: string }
-  paths: Record<string, Record<string, Operation>>
-  components: {
-    parameters: Record<string, { name: string; in: string; schema: Schema }>
-    securitySchemes: { bearerAuth: { 'x-scopes': Record<string, string> } }
-    schemas: Record<string, Schema>
-    responses: Record<string, { 'x-default-quota'?: number }>
+/** The contract's extensions that codegen reads, beyond OpenAPI itself. */
+interface Document extends OpenApiDocument {
+  readonly components: {
+    readonly securitySchemes: { readonly bearerAuth: { readonly 'x-scopes': Record<string, string> } }
+    readonly schemas: Record<string, SchemaObject>
+    readonly responses: Record<string, { readonly 'x-default-quota'?: number }>
   }
 }
 
@@ -53,20 +44,26 @@ function required<T>(value: T | undefined, what: string): T {
   return value
 }
 
-/** Every operation of the contract, whatever its path and method. */
-function allOperations(document: Document): Operation[] {
-  return Object.values(document.paths).flatMap((methods) => Object.values(methods))
+/** The bounds of a schema that the core enforces, those the schema states and no others. */
+const boundKeys = ['minimum', 'maximum', 'minLength', 'maxLength'] as const
+
+function boundsOf(schema: SchemaObject): Partial<Record<(typeof boundKeys)[number], number>> {
+  return Object.fromEntries(boundKeys.flatMap((key) => (schema[key] === undefined ? [] : [[key, schema[key]]])))
 }
 
-/** The schema of a parameter by name and place, wherever the contract declares it (the first one found). */
-function parameter(document: Document, name: string, place: 'path' | 'query'): Schema {
-  const resolved = allOperations(document).flatMap((operation) =>
-    (operation.parameters ?? []).map((p) =>
-      '$ref' in p ? document.components.parameters[p.$ref.replace('#/components/parameters/', '')] : p,
-    ),
+/**
+ * The schema of a parameter by name and place. Every operation that takes
+ * it must declare the same schema: a contract where two differ is refused
+ * here, rather than one of them being enforced for both.
+ */
+function parameter(operations: readonly ContractOperation[], name: string, place: 'path' | 'query'): SchemaObject {
+  const schemas = operations.flatMap(({ parameters }) =>
+    parameters.flatMap((p) => (p.name === name && p.in === place && p.schema ? [p.schema] : [])),
   )
-  const found = resolved.find((p) => p?.name === name && p.in === place)
-  return required(found?.schema, `the "${name}" ${place} parameter`)
+  const [first, ...others] = schemas
+  const differs = others.find((schema) => JSON.stringify(schema) !== JSON.stringify(first))
+  if (differs) throw new Error(`contracts/openapi.yaml gives the "${name}" ${place} parameter two different schemas`)
+  return required(first as SchemaObject | undefined, `the "${name}" ${place} parameter`)
 }
 
 /** Returns the generated files as `{ fileName: contents }`, without writing them. */
@@ -76,32 +73,26 @@ export async function generate(): Promise<Record<string, string>> {
 
   const types = astToString(await openapiTS(text))
 
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      operationId: op.operationId,
-      method: method.toUpperCase(),
-      path,
-      scopes: op['x-required-scopes'],
-    })),
-  )
+  const operations = operationsOf(document)
+  // Each property of NewPlant with the bounds the core enforces on it (name, tag, id today): a new field of the
+  // body comes out here by itself; a field named like one of the other constants below is refused.
   const newPlant = required(document.components.schemas.NewPlant?.properties, 'NewPlant')
-  const name = required(newPlant.name, 'NewPlant.name')
-  const tag = required(newPlant.tag, 'NewPlant.tag')
-  const id = required(newPlant.id, 'NewPlant.id')
-  const pathId = parameter(document, 'id', 'path')
-  const limit = parameter(document, 'limit', 'query')
-  const bodyLimits = allOperations(document).flatMap(({ requestBody }) => requestBody?.['x-max-body-bytes'] ?? [])
+  const fields = Object.fromEntries(
+    Object.entries(newPlant).map(([field, schema]) => [field, boundsOf(resolve(document, schema))]),
+  )
+  const pathId = parameter(operations, 'id', 'path')
+  const limit = parameter(operations, 'limit', 'query')
+  const bodyLimits = operations.flatMap(({ operation }) =>
+    operation.requestBody ? (resolve(document, operation.requestBody)['x-max-body-bytes'] ?? []) : [],
+  )
 
   const constants = {
     version: document.info.version,
     scopes: Object.keys(required(document.components.securitySchemes.bearerAuth['x-scopes'], 'x-scopes')),
-    operations: Object.fromEntries(operations.map(({ operationId, ...rest }) => [operationId, rest])),
-    name: {
-      minLength: required(name.minLength, 'name.minLength'),
-      maxLength: required(name.maxLength, 'name.maxLength'),
-    },
-    tag: { maxLength: required(tag.maxLength, 'tag.maxLength') },
-    id: { minimum: required(id.minimum, 'id.minimum'), maximum: required(id.maximum, 'id.maximum') },
+    operations: Object.fromEntries(
+      operations.map(({ operationId, method, path, scopes }) => [operationId, { method, path, scopes }]),
+    ),
+    ...fields,
     pathId: {
       minimum: required(pathId.minimum, 'path id minimum'),
       maximum: required(pathId.maximum, 'path id maximum'),
@@ -110,6 +101,11 @@ export async function generate(): Promise<Record<string, string>> {
     maxBodyBytes: required(bodyLimits[0], 'x-max-body-bytes'),
     defaultQuota: required(document.components.responses.QuotaExceeded?.['x-default-quota'], 'x-default-quota'),
   }
+  const clash = Object.keys(fields).find((field) =>
+    ['version', 'scopes', 'operations', 'pathId', 'limit', 'maxBodyBytes', 'defaultQuota'].includes(field),
+  )
+  if (clash)
+    throw new Error(`NewPlant's field "${clash}" clashes with a generated constant: rename the constant in codegen`)
 
   return {
     ...(await generateSandbox(document)),
@@ -126,14 +122,9 @@ const plantStoreRef = './openapi.yaml#'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
-/** The value at a JSON pointer (`/components/schemas/Error`) of a document. */
+/** The value at a JSON pointer (`/components/schemas/Error`) of a document; throws when there is none. */
 function pointed(document: Json, pointer: string, what: string): Json {
-  let node: Json | undefined = document
-  for (const part of pointer.split('/').slice(1)) {
-    const key = part.replaceAll('~1', '/').replaceAll('~0', '~')
-    node = node !== null && typeof node === 'object' && !Array.isArray(node) ? node[key] : undefined
-  }
-  return required(node, what)
+  return required(atPointer(document, pointer) as Json | undefined, what)
 }
 
 /**
@@ -171,22 +162,6 @@ function resolvePlantStoreRefs(sandbox: Json, plantStore: Json): Json {
   return copy(sandbox, true, '')
 }
 
-interface SandboxDocument {
-  paths: Record<
-    string,
-    Record<
-      string,
-      {
-        operationId?: string
-        'x-required-scopes'?: string[]
-        parameters?: Array<{ in: string; name: string }>
-      }
-    >
-  >
-}
-
-const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
-
 /** The sandbox contract's generated files, given the Plant Store's document it refers to. */
 async function generateSandbox(plantStore: Document): Promise<Record<string, string>> {
   const sandbox = resolvePlantStoreRefs(
@@ -194,19 +169,16 @@ async function generateSandbox(plantStore: Document): Promise<Record<string, str
     plantStore as unknown as Json,
   )
   const types = astToString(await openapiTS(JSON.stringify(sandbox)))
-  const { paths } = sandbox as unknown as SandboxDocument
-  const operations = Object.entries(paths).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([method]) => httpMethods.has(method))
-      .map(([method, op]) => [
-        required(op.operationId, `the operationId of ${method.toUpperCase()} ${path}`),
-        {
-          method: method.toUpperCase(),
-          path,
-          scopes: required(op['x-required-scopes'], `the x-required-scopes of ${method.toUpperCase()} ${path}`),
-          query: (op.parameters ?? []).filter((parameter) => parameter.in === 'query').map(({ name }) => name),
-        },
-      ]),
+  const operations = operationsOf(sandbox as unknown as OpenApiDocument).map(
+    ({ operationId, method, path, operation, parameters }) => [
+      operationId,
+      {
+        method,
+        path,
+        scopes: required(operation['x-required-scopes'], `the x-required-scopes of ${method} ${path}`),
+        query: parameters.filter((parameter) => parameter.in === 'query').map(({ name }) => name),
+      },
+    ],
   )
   return {
     'sandbox-openapi.ts': sandboxBanner + types,

@@ -9,27 +9,23 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import {
+  atPointer,
+  type HeaderObject,
+  httpMethods,
+  isReference,
+  type OpenApiDocument,
+  type OperationObject,
+  pointerSegment,
+  type ResponseObject,
+  type SchemaObject,
+} from '../core/openapi.ts'
 import { templateOf } from '../core/path-template.ts'
 import { contractDocument } from '../generated/contract-document.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
 
-type Reference = { readonly $ref: string }
-interface HeaderSpec {
-  readonly required?: boolean
-  readonly schema: { readonly type?: unknown }
-}
-interface ResponseSpec {
-  readonly description?: string
-  readonly headers?: Readonly<Record<string, HeaderSpec | Reference>>
-  readonly content?: Readonly<Record<string, { readonly schema: object }>>
-}
-interface OperationSpec {
-  readonly operationId: string
-  readonly responses: Readonly<Record<string, ResponseSpec | Reference>>
-}
-interface ContractDocument {
-  readonly paths: Readonly<Record<string, Readonly<Record<string, unknown>>>>
-}
+/** The checker reads only what every OpenAPI document has: paths and local references. */
+type ContractDocument = Pick<OpenApiDocument, 'paths'>
 
 /** An answer as the checker reads it: what a fetch `Response` gives, its body read as text. */
 export interface CheckedAnswer {
@@ -40,19 +36,10 @@ export interface CheckedAnswer {
 }
 
 /** An operation of a contract, where it sits in the document (a JSON pointer) and its path template. */
-export type ContractOperation = OperationSpec & { readonly pointer: string; readonly template: string }
-
-/** The methods an OpenAPI path item may declare, in lower case. */
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
-
-/**
- * Escapes a JSON pointer segment (`/` and `~`).
- *
- * @example
- * `/paths/${segment('/plants/{id}')}` // '/paths/~1plants~1{id}'
- */
-export function segment(name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1')
+export type ContractOperation = OperationObject & {
+  readonly operationId: string
+  readonly pointer: string
+  readonly template: string
 }
 
 /**
@@ -116,8 +103,13 @@ export class ContractChecker {
     let lower = method.toLowerCase()
     if (derivedHead && lower === 'head' && !methods.includes('head') && methods.includes('get')) lower = 'get'
     if (!methods.includes(lower)) return undefined
-    const operation = this.document.paths[template]?.[lower] as OperationSpec
-    return { ...operation, template, pointer: `/paths/${segment(template)}/${lower}` }
+    const operation = this.document.paths[template]?.[lower as (typeof httpMethods)[number]] as OperationObject
+    return {
+      ...operation,
+      operationId: operation.operationId ?? `${method} ${template}`,
+      template,
+      pointer: `/paths/${pointerSegment(template)}/${lower}`,
+    }
   }
 
   /**
@@ -144,7 +136,7 @@ export class ContractChecker {
    * headers, and its body (none for a HEAD).
    */
   responseProblems(pointer: string, answer: CheckedAnswer, { head = false } = {}): string[] {
-    const response = this.#follow<ResponseSpec>(pointer)
+    const response = this.#follow<ResponseObject>(pointer)
     const problems = this.headerProblems(pointer, answer)
     const content = response.value.content
     if (!content || head) {
@@ -164,23 +156,24 @@ export class ContractChecker {
       problems.push('the body is not JSON')
       return problems
     }
-    const invalid = this.schemaProblems(`${response.pointer}/content/${segment(mediaType)}/schema`, body, 'body')
+    const invalid = this.schemaProblems(`${response.pointer}/content/${pointerSegment(mediaType)}/schema`, body, 'body')
     if (invalid) problems.push(`the body ${invalid}`)
     return problems
   }
 
   /** What is wrong with an answer's headers according to the response at this pointer: each required one present, each present one valid. */
   headerProblems(pointer: string, answer: CheckedAnswer): string[] {
-    const response = this.#follow<ResponseSpec>(pointer)
+    const response = this.#follow<ResponseObject>(pointer)
     const problems: string[] = []
     for (const name of Object.keys(response.value.headers ?? {})) {
-      const header = this.#follow<HeaderSpec>(`${response.pointer}/headers/${segment(name)}`)
+      const header = this.#follow<HeaderObject>(`${response.pointer}/headers/${pointerSegment(name)}`)
       const value = answer.headers.get(name)
       if (value === null) {
         if (header.value.required) problems.push(`header ${name} is required on ${answer.status}`)
         continue
       }
-      const parsed = header.value.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value
+      const schema = this.#follow<SchemaObject>(`${header.pointer}/schema`).value
+      const parsed = schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value
       const invalid = this.schemaProblems(`${header.pointer}/schema`, parsed, '')
       if (invalid) problems.push(`header ${name}: "${value}" ${invalid}`)
     }
@@ -219,12 +212,8 @@ export class ContractChecker {
 
   /** The value at a JSON pointer, following local `$ref`s, and the pointer where it was found. */
   #follow<T>(pointer: string): { value: T; pointer: string } {
-    let node: unknown = this.document
-    for (const part of pointer.split('/').slice(1)) {
-      node = (node as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')]
-    }
-    const reference = (node as Partial<Reference> | undefined)?.$ref
-    return reference === undefined ? { value: node as T, pointer } : this.#follow(reference.slice(1))
+    const node = atPointer(this.document, pointer)
+    return isReference(node) ? this.#follow(node.$ref.slice(1)) : { value: node as T, pointer }
   }
 }
 

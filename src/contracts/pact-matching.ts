@@ -9,7 +9,13 @@
  * `error`) stays equal to it; headers the contract describes match its
  * pattern, content types the media types it declares.
  */
-import { type ContractChecker, type ContractOperation, segment } from './contract-checker.ts'
+import {
+  type HeaderObject,
+  type ResponseObject,
+  type SchemaObject,
+  pointerSegment as segment,
+} from '../core/openapi.ts'
+import type { ContractChecker, ContractOperation } from './contract-checker.ts'
 
 /** One matcher of a V4 pact, e.g. `{ match: 'type', min: 2, max: 2 }`. */
 export interface PactMatcher {
@@ -29,21 +35,6 @@ export interface PactRule {
 export interface PactMatchingRules {
   body?: Record<string, PactRule>
   header?: Record<string, PactRule>
-}
-
-interface SchemaNode {
-  readonly type?: string
-  readonly properties?: Readonly<Record<string, unknown>>
-  readonly pattern?: string
-}
-
-interface HeaderNode {
-  readonly schema?: SchemaNode
-}
-
-interface ContentNode {
-  readonly content?: Readonly<Record<string, unknown>>
-  readonly headers?: Readonly<Record<string, unknown>>
 }
 
 function rule(matcher: PactMatcher): PactRule {
@@ -81,7 +72,7 @@ function bodyRules(
   rules: Record<string, PactRule>,
   options: BodyRuleOptions,
 ): void {
-  const { value: schema, pointer: at } = checker.resolve<SchemaNode>(pointer)
+  const { value: schema, pointer: at } = checker.resolve<SchemaObject>(pointer)
   if (typeof schema !== 'object' || schema === null) return
   if (options.exact?.has(path)) {
     rules[path] = rule({ match: 'equality' })
@@ -137,7 +128,7 @@ function contentRules(
   rules: PactMatchingRules,
   options: BodyRuleOptions,
 ): void {
-  const { value: described, pointer: at } = checker.resolve<ContentNode>(pointer)
+  const { value: described, pointer: at } = checker.resolve<ResponseObject>(pointer)
   const content = described?.content
   if (!content) return
   const contentType = Object.keys(message.headers).find((name) => name.toLowerCase() === 'content-type')
@@ -192,14 +183,15 @@ export function responseRules(
   message: RecordedMessage,
 ): PactMatchingRules {
   const pointer = `${operation.pointer}/responses/${status}`
-  const { value: response, pointer: at } = checker.resolve<ContentNode>(pointer)
+  const { value: response, pointer: at } = checker.resolve<ResponseObject>(pointer)
   if (!response) return {}
   const rules: PactMatchingRules = {}
   const declared = Object.keys(response.headers ?? {})
   for (const name of Object.keys(message.headers)) {
     const described = declared.find((candidate) => candidate.toLowerCase() === name.toLowerCase())
     if (described === undefined) continue
-    const schema = checker.resolve<HeaderNode>(`${at}/headers/${segment(described)}`).value?.schema
+    const header = checker.resolve<HeaderObject>(`${at}/headers/${segment(described)}`)
+    const schema = header.value && checker.resolve<SchemaObject>(`${header.pointer}/schema`).value
     const matcher: PactMatcher | undefined = schema?.pattern
       ? { match: 'regex', regex: schema.pattern }
       : schema?.type === 'integer'

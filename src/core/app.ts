@@ -123,6 +123,19 @@ const operations: Operations = {
  */
 export const coreOperations: readonly OperationId[] = Object.keys(operations) as OperationId[]
 
+/**
+ * Whether an operation writes plants: it needs the `plants:write` scope (the
+ * contract's word for a write). The sandbox's read-only world, the inspector
+ * and anything else that asks "did this change the plants" ask this.
+ *
+ * @example
+ * writesPlants('addPlant') // true
+ * writesPlants('listPlants') // false
+ */
+export function writesPlants(operation: OperationId | null | undefined): boolean {
+  return operation != null && (contract.operations[operation].scopes as readonly string[]).includes('plants:write')
+}
+
 /** The Plant Store API's one router, compiled once from the generated contract. */
 const router = new ContractRouter<OperationId>(contract.operations)
 

@@ -11,6 +11,7 @@ import { contract } from '../generated/contract.ts'
 import { contractDocument } from '../generated/contract-document.ts'
 import type { OperationId, Outcome } from './app.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
+import { type ContractOperation, type OpenApiDocument, operationsOf, resolve } from './openapi.ts'
 
 /** How often one cause of a status was seen, e.g. `{ condition: 'expired token', hits: 1 }`. */
 export interface CoverageCondition {
@@ -83,64 +84,33 @@ interface OperationLayout {
   readonly byStatus: readonly (StatusLayout | undefined)[]
 }
 
-type Reference = { readonly $ref: string }
-interface ParameterSpec {
-  readonly name: string
-}
-interface OperationSpec {
-  readonly operationId: string
-  readonly 'x-required-scopes'?: readonly string[]
-  readonly parameters?: readonly (ParameterSpec | Reference)[]
-  readonly requestBody?: { readonly content: Readonly<Record<string, { readonly schema: object }>> }
-  readonly responses: Readonly<Record<string, unknown>>
-}
-interface DocumentView {
-  readonly paths: Readonly<Record<string, Readonly<Record<string, unknown>>>>
-  readonly components: {
-    readonly parameters: Readonly<Record<string, ParameterSpec>>
-    readonly schemas: Readonly<Record<string, { readonly properties?: Readonly<Record<string, unknown>> }>>
-  }
-}
-
-const document: DocumentView = contractDocument
-
-function resolve<T>(value: T | Reference, table: Readonly<Record<string, T>>): T | undefined {
-  if (typeof value === 'object' && value !== null && '$ref' in value) return table[value.$ref.split('/').at(-1) ?? '']
-  return value
-}
+const document = contractDocument as unknown as OpenApiDocument
 
 /** The fields a 400 of an operation can be about: its parameters, and its body as a whole and by property. */
-function fieldsOf(spec: OperationSpec): string[] {
-  const { parameters, schemas } = document.components
-  const fields = (spec.parameters ?? []).flatMap((parameter) => resolve(parameter, parameters)?.name ?? [])
-  const body = spec.requestBody && Object.values(spec.requestBody.content)[0]?.schema
-  if (body) fields.push('body', ...Object.keys(resolve(body as Reference, schemas)?.properties ?? {}))
+function fieldsOf({ operation, parameters }: ContractOperation): string[] {
+  const fields = parameters.map(({ name }) => name)
+  const requestBody = operation.requestBody && resolve(document, operation.requestBody)
+  const body = requestBody && Object.values(requestBody.content)[0]?.schema
+  if (body) fields.push('body', ...Object.keys(resolve(document, body).properties ?? {}))
   return fields
 }
 
-function conditionsOf(status: number, spec: OperationSpec): readonly string[] {
-  if (status === 400) return fieldsOf(spec)
+function conditionsOf(status: number, operation: ContractOperation): readonly string[] {
+  if (status === 400) return fieldsOf(operation)
   if (status === 401) return tokenConditions
-  if (status === 403) return spec['x-required-scopes'] ?? []
+  if (status === 403) return operation.scopes
   return []
 }
 
 /** Every operation of the contract with its declared statuses, laid out on one array of counters. */
 const { layouts, slots } = (() => {
-  const specs = new Map<string, OperationSpec>()
-  for (const methods of Object.values(document.paths)) {
-    for (const spec of Object.values(methods)) {
-      const operation = spec as Partial<OperationSpec>
-      if (typeof operation.operationId === 'string' && operation.responses)
-        specs.set(operation.operationId, spec as OperationSpec)
-    }
-  }
+  const specs = new Map(operationsOf(document).map((operation) => [operation.operationId, operation]))
   let next = 0
   const layouts: Record<string, OperationLayout> = {}
   for (const [operationId, { method, path }] of Object.entries(contract.operations)) {
     const spec = specs.get(operationId)
     if (!spec) throw new Error(`The contract document has no responses for ${operationId}.`)
-    const statuses = Object.keys(spec.responses)
+    const statuses = Object.keys(spec.operation.responses)
       .filter((key) => /^\d{3}$/.test(key))
       .map(Number)
       .sort((a, b) => a - b)

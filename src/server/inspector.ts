@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { writesPlants } from '../core/app.ts'
 import { bearerToken, signIn } from '../core/auth.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
@@ -161,7 +162,7 @@ export function createInspector({
       stream.queue.push(entry)
       // The exchange was counted too (coverage and journal observe the same outcome).
       stream.coverageChanged = true
-      const wrote = entry.operation === 'addPlant' || entry.operation === 'deletePlant'
+      const wrote = writesPlants(entry.operation)
       if (wrote && entry.response.status >= 200 && entry.response.status < 300) stream.plantsChanged = true
     })
   })

@@ -7,8 +7,10 @@ import {
   createCore,
   isApiPath,
   matchRoute,
+  type OperationId,
   type OutcomeListener,
   type PlantStoreHandler,
+  writesPlants,
 } from '../core/app.ts'
 import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
@@ -196,9 +198,9 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
 
 /** The methods of the contract's operations that need `plants:write`: the only ones a read-only world refuses. */
 const writeMethods: ReadonlySet<string> = new Set(
-  Object.values(contract.operations)
-    .filter(({ scopes }) => (scopes as readonly string[]).includes('plants:write'))
-    .map(({ method }) => method),
+  (Object.keys(contract.operations) as OperationId[])
+    .filter(writesPlants)
+    .map((operation) => contract.operations[operation].method),
 )
 
 /**
@@ -215,8 +217,7 @@ function withReadOnlyWorld(
     if (!writeMethods.has(request.method)) return handle(request)
     const operation = matchRoute(request.path)?.route.methods.get(request.method)
     const caller = operation && callerOf(store, request)
-    if (!caller || !(contract.operations[operation].scopes as readonly string[]).includes('plants:write'))
-      return handle(request)
+    if (!caller || !writesPlants(operation)) return handle(request)
     try {
       refuseSharedWrite(store, caller.tenantId)
     } catch (error) {

@@ -16,6 +16,7 @@
  *   cannot send: NUL bytes, doubled `Content-Length`, malformed HTTP).
  */
 import { fixtureTokens } from '../../fixtures/world.ts'
+import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 
 export type Via = 'both' | 'sandbox' | 'raw'
 export type TenantId = 'acme' | 'globex' | 'initech'
@@ -329,16 +330,13 @@ add('deletes with a query string after the id', {
 })
 
 // ─── Methods ──────────────────────────────────────────────────────────────────
-for (const [method, target] of [
-  ['PUT', '/plants'],
-  ['PATCH', '/plants'],
-  ['DELETE', '/plants'],
+// Every method each path of the contract lacks (derived: a new operation changes this by itself), and one the
+// contract knows nothing of.
+const wrongMethods: ReadonlyArray<readonly [string, string, ...string[]]> = [
+  ...wrongMethodCases('1', plantStorePaths),
   ['PROPFIND', '/plants'],
-  ['GET', '/plants/1'],
-  ['POST', '/plants/1'],
-  ['PUT', '/plants/1'],
-  ['PATCH', '/plants/1'],
-] as const) {
+]
+for (const [method, target] of wrongMethods) {
   add(`answers ${method} ${target} with 405`, { method, target, headers: [W], status: 405 })
 }
 

@@ -1,16 +1,16 @@
 /**
  * What the contracts say a 405 answers, for tests: the `Allow` of a path, and
- * the methods a path lacks. Derived from the generated contracts, never
- * written by hand, so a new operation changes the tables by itself.
+ * the methods a path lacks. Derived from the generated contracts through the
+ * one router the core and the sandbox dispatch with, never written by hand,
+ * so a new operation changes the tables by itself.
  */
+import { wrongMethods } from '../../src/contracts/conformance/rules/protocol.ts'
+import { ContractRouter } from '../../src/core/router.ts'
 import { contract } from '../../src/generated/contract.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
 
-/** Every operation of both contracts: the Plant Store's and the sandbox control API's. */
-const operations = [...Object.values(contract.operations), ...Object.values(sandboxContract.operations)]
-
-/** The methods a wrong-method test tries (a HEAD's 405 has no body to check). */
-export const probedMethods = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const
+/** Every path of both contracts, the Plant Store's and the sandbox control API's, as the router sees them. */
+const { routes } = new ContractRouter({ ...contract.operations, ...sandboxContract.operations })
 
 /** The Plant Store API's paths (`/plants`, `/plants/{id}`). */
 export const plantStorePaths: readonly string[] = [
@@ -18,7 +18,7 @@ export const plantStorePaths: readonly string[] = [
 ]
 
 /** Every path of both contracts, as clients call them (`/plants/{id}`, `/__sandbox/faults`). */
-export const contractPaths: readonly string[] = [...new Set(operations.map(({ path }) => path))]
+export const contractPaths: readonly string[] = routes.map(({ path }) => path)
 
 /**
  * The `Allow` of a contract path: its methods in contract order, HEAD right
@@ -28,14 +28,9 @@ export const contractPaths: readonly string[] = [...new Set(operations.map(({ pa
  * allowOf('/plants') // 'GET, HEAD, POST'
  */
 export function allowOf(path: string): string {
-  const methods: string[] = []
-  for (const operation of operations) {
-    if (operation.path !== path || operation.method === 'HEAD') continue
-    methods.push(operation.method)
-    if (operation.method === 'GET') methods.push('HEAD')
-  }
-  if (methods.length === 0) throw new Error(`No contract has the path ${path}.`)
-  return methods.join(', ')
+  const route = routes.find((candidate) => candidate.path === path)
+  if (!route) throw new Error(`No contract has the path ${path}.`)
+  return route.allow
 }
 
 /**
@@ -46,11 +41,7 @@ export function allowOf(path: string): string {
  * wrongMethodCases('1') // [['PUT', '/plants', 'GET, HEAD, POST'], …]
  */
 export function wrongMethodCases(id: string, paths = contractPaths): Array<[string, string, string]> {
-  return paths.flatMap((path) => {
-    const allow = allowOf(path)
-    const has = allow.split(', ')
-    return probedMethods
-      .filter((method) => !has.includes(method))
-      .map((method): [string, string, string] => [method, path.replaceAll(/\{\w+\}/g, id), allow])
-  })
+  return wrongMethods(routes)
+    .filter(({ path }) => paths.includes(path))
+    .map(({ method, path, allow }): [string, string, string] => [method, path.replaceAll(/\{\w+\}/g, id), allow])
 }

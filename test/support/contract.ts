@@ -13,23 +13,19 @@ import { readFileSync } from 'node:fs'
 import { expect } from 'vitest'
 import { parse } from 'yaml'
 import { type ContractChecker, plantStoreContract, sandboxContract } from '../../src/contracts/contract-checker.ts'
+import type { OpenApiDocument, OperationObject } from '../../src/core/openapi.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 
-interface Operation {
-  operationId: string
-  responses: Record<string, unknown>
-}
-interface OpenApiDocument {
-  paths: Record<string, Record<string, Operation>>
-  components: Record<string, Record<string, unknown>>
+/** A contract as the tests read it: the one typed view, its path items looked up by any method name. */
+type Contract = Omit<OpenApiDocument, 'paths' | 'components'> & {
+  readonly paths: Readonly<Record<string, Readonly<Record<string, OperationObject | undefined>>>>
+  readonly components: Readonly<Record<string, Readonly<Record<string, unknown>>>>
 }
 
-export const openapi = parse(
-  readFileSync(new URL('../../contracts/openapi.yaml', import.meta.url), 'utf8'),
-) as OpenApiDocument
+export const openapi = parse(readFileSync(new URL('../../contracts/openapi.yaml', import.meta.url), 'utf8')) as Contract
 
 /** The sandbox control API's contract, as `GET /__sandbox/openapi.json` serves it. */
-export const sandboxOpenapi = sandboxContractDocument as unknown as OpenApiDocument
+export const sandboxOpenapi = sandboxContractDocument as unknown as Contract
 
 /** Asserts that a contract's checker found no problem with an answer. */
 function expectNoProblems(what: string, problems: readonly string[]): void {

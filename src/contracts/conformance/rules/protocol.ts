@@ -4,7 +4,8 @@
  * last two judge every exchange of the run (so they come last), after a few
  * requests of their own so that they also mean something when run alone.
  */
-import { contract } from '../../../generated/contract.ts'
+import { coreOperations, routes } from '../../../core/app.ts'
+import type { Route } from '../../../core/router.ts'
 import { contractProblems } from '../contract-check.ts'
 import type { Probe } from '../exchange.ts'
 import { allows, errorBody, isErrorBody } from '../expectations.ts'
@@ -30,26 +31,25 @@ async function provokeErrors(context: RuleContext): Promise<void> {
   for (const probe of probes) await context.send(probe)
 }
 
-/** The methods a wrong-method probe tries on each path of the contract. */
-const probedMethods = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const
+/** The methods a wrong-method probe tries on each path (a HEAD's 405 has no body to check). */
+export const probedMethods = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const
 
 /**
- * For each path of the contract, each probed method the contract does not
- * give it (a path with GET has HEAD too), with the methods it does have
- * (HEAD aside: a provider need not list it in `Allow`). Derived from the
- * contract, so a provider that offers what the contract declares never fails it.
+ * For each path of a contract's routes (the Plant Store's by default), each
+ * probed method the path does not have, with the methods it does have (HEAD
+ * aside: a provider need not list it in `Allow`) and the `Allow` the router
+ * answers. Derived from the router the core dispatches with, so a provider
+ * that offers what the contract declares never fails it.
  *
  * @example
- * wrongMethods() // [{ method: 'PUT', path: '/plants', methods: ['GET', 'POST'] }, …]
+ * wrongMethods() // [{ method: 'PUT', path: '/plants', methods: ['GET', 'POST'], allow: 'GET, HEAD, POST' }, …]
  */
-export function wrongMethods(): Array<{ method: string; path: string; methods: readonly string[] }> {
-  const byPath = new Map<string, string[]>()
-  for (const { method, path } of Object.values(contract.operations)) {
-    byPath.set(path, [...(byPath.get(path) ?? []), method])
-  }
-  return [...byPath].flatMap(([path, declared]) => {
-    const methods = declared.filter((method) => method !== 'HEAD')
-    return probedMethods.filter((method) => !methods.includes(method)).map((method) => ({ method, path, methods }))
+export function wrongMethods(
+  of: readonly Route<string>[] = routes,
+): Array<{ method: string; path: string; methods: readonly string[]; allow: string }> {
+  return of.flatMap(({ path, methods: byMethod, allow }) => {
+    const methods = [...byMethod.keys()].filter((method) => method !== 'HEAD')
+    return probedMethods.filter((method) => !byMethod.has(method)).map((method) => ({ method, path, methods, allow }))
   })
 }
 
@@ -111,7 +111,7 @@ export const protocolRules: readonly ConformanceRule[] = [
   {
     id: 'contract.responses',
     title: 'Every answer of the run matches contracts/openapi.yaml: a declared status, its headers and body schema',
-    clause: 'contracts/openapi.yaml: the responses of listPlants, addPlant and deletePlant',
+    clause: `contracts/openapi.yaml: the responses of ${coreOperations.join(', ')}`,
     async check(context) {
       await provokeErrors(context)
       let broken = 0
