@@ -20,6 +20,7 @@ import {
   type ContractOperation,
   type OpenApiDocument,
   operationsOf,
+  type ResponseObject,
   resolve,
   type SchemaObject,
 } from '../src/core/openapi.ts'
@@ -109,10 +110,82 @@ export async function generate(): Promise<Record<string, string>> {
 
   return {
     ...(await generateSandbox(document)),
+    'plant-store-client.ts': generateClient(document, operations),
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
     'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
+}
+
+/**
+ * `PlantStoreClient`, one method per operation of the contract (HEADs aside:
+ * they answer no body), named by its operationId: the path parameters in
+ * path order, then the body when the operation takes one, then the query
+ * when it has one (optional). The types are openapi-typescript's; the
+ * requests go through the one `contractRequest` of `src/client/request.ts`.
+ */
+function generateClient(document: OpenApiDocument, operations: readonly ContractOperation[]): string {
+  const methods = operations
+    .filter(({ method }) => method !== 'HEAD')
+    .map(({ operationId, method, path, operation, parameters }) => {
+      const op = `operations['${operationId}']`
+      const pathNames = parameters.filter((p) => p.in === 'path').map(({ name }) => name)
+      const hasQuery = parameters.some((p) => p.in === 'query')
+      const hasBody = operation.requestBody !== undefined
+      const success = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status))
+      const answersBody = success.some(
+        (status) => resolve<ResponseObject>(document, operation.responses[status] as ResponseObject).content,
+      )
+      const args = [
+        ...pathNames.map((name) => `${name}: ${op}['parameters']['path']['${name}']`),
+        ...(hasBody ? [`body: NonNullable<${op}['requestBody']>['content']['application/json']`] : []),
+        ...(hasQuery ? [`query: NonNullable<${op}['parameters']['query']> = {}`] : []),
+      ]
+      const request = [
+        ...(pathNames.length > 0 ? [`path: { ${pathNames.join(', ')} }`] : []),
+        ...(hasBody ? ['body'] : []),
+        ...(hasQuery ? ['query'] : []),
+        'token: this.#token()',
+      ].join(', ')
+      const call = `send(this.#options, '${method.toLowerCase()}', '${path}', { ${request} })`
+      const summary = operation.summary ? `: ${operation.summary}` : ''
+      const body = answersBody
+        ? `  ${operationId}(${args.join(', ')}): Promise<AnswerOf<${op}>> {\n    return ${call}\n  }`
+        : `  async ${operationId}(${args.join(', ')}): Promise<void> {\n    await ${call}\n  }`
+      return `  /** \`${method} ${path}\`${summary} */\n${body}`
+    })
+  return `${banner}import type { PlantStoreClientOptions } from '../client/plant-store-client.ts'
+import { type AnswerOf, contractRequest } from '../client/request.ts'
+import type { operations, paths } from './openapi.ts'
+
+/** Requests of the Plant Store API's operations, typed by \`contracts/openapi.yaml\`. */
+const send = contractRequest<paths>()
+
+/**
+ * A small typed client of the Plant Store API: one method per operation of
+ * \`contracts/openapi.yaml\`, its types generated from it. It is what the
+ * example app and the Pact consumer tests drive.
+ *
+ * @example
+ * const client = new PlantStoreClient({ baseUrl: 'http://127.0.0.1:4010', token: 'psm_acme_write' })
+ * await client.addPlant({ id: 100, name: 'Fern', tag: 'fern' })
+ * const plants = await client.listPlants({ limit: 10 })
+ */
+export class PlantStoreClient {
+  readonly #options: PlantStoreClientOptions
+
+  constructor(options: PlantStoreClientOptions) {
+    this.#options = options
+  }
+
+${methods.join('\n\n')}
+
+  #token(): string | undefined {
+    const { token } = this.#options
+    return typeof token === 'function' ? token() : token
+  }
+}
+`
 }
 
 const sandboxBanner = '// Generated from contracts/sandbox.openapi.yaml by contracts/codegen.ts. Do not edit.\n'

@@ -17,6 +17,7 @@ import {
   SandboxClient,
   type TenantPlantsAnswer,
 } from '../../src/client/index.ts'
+import { contract } from '../../src/generated/contract.ts'
 import type { components as plantStore } from '../../src/generated/openapi.ts'
 import type { components as sandbox } from '../../src/generated/sandbox-openapi.ts'
 
@@ -58,6 +59,12 @@ describe('the client entry (plant-store-mock/client)', () => {
     } finally {
       await bundle.close()
     }
+  })
+
+  test('has one method per operation of the Plant Store contract, HEADs aside (generated, never written by hand)', () => {
+    const methods = Object.getOwnPropertyNames(PlantStoreClient.prototype).filter((name) => name !== 'constructor')
+    const operations = Object.entries(contract.operations).filter(([, { method }]) => method !== 'HEAD')
+    expect(methods.sort()).toEqual(operations.map(([operationId]) => operationId).sort())
   })
 
   // Type assertions: `tsc --noEmit -p .` (npm run check, which type-checks test/) fails when they do not hold.
