@@ -16,6 +16,7 @@
  *   cannot send: NUL bytes, doubled `Content-Length`, malformed HTTP).
  */
 import { fixtureTokens } from '../../fixtures/world.ts'
+import { invalidPathIds } from '../../src/contracts/conformance/rules/delete.ts'
 import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 
 export type Via = 'both' | 'sandbox' | 'raw'
@@ -318,7 +319,9 @@ const ids: Array<[string, number]> = [
   ['%ZZ', 400],
   ['%', 400],
 ]
-for (const [segment, status] of ids) {
+// The invalid ids every suite sends (the conformance rule's), then the corpus's own, each once.
+const invalidIds = invalidPathIds(1).filter((segment) => !ids.some(([listed]) => listed === segment))
+for (const [segment, status] of [...ids, ...invalidIds.map((segment): [string, number] => [segment, 400])]) {
   const shown = segment.length > 24 ? `${segment.slice(0, 12)}… (${segment.length} chars)` : JSON.stringify(segment)
   add(`deletes the id ${shown}`, { method: 'DELETE', target: `/plants/${segment}`, headers: [W], status })
 }
