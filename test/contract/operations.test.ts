@@ -1,9 +1,11 @@
 /**
  * Every operation of the Plant Store contract (`contracts/openapi.yaml`) is
- * carried all the way through: the core answers it, the client calls it, a
- * conformance rule checks it and a Pact interaction pins it, unless an
- * exemption below says why not. Adding an operation to the contract without
- * the rest fails here, naming what is missing.
+ * carried all the way through: the client calls it, the core answers it,
+ * behaviour tests drive it through msw and over HTTP, a conformance rule
+ * checks it, a Pact interaction pins it and the contract reference lists it,
+ * unless an exemption below says why not. Adding an operation to the contract
+ * without the rest fails here, naming the step of
+ * docs/maintainers/adding-an-operation.md that is missing.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
@@ -12,13 +14,15 @@ import { conformanceRules } from '../../src/contracts/conformance/rules/index.ts
 import { coreOperations, matchRoute, type OperationId } from '../../src/core/app.ts'
 import { contract } from '../../src/generated/contract.ts'
 
-type Part = 'core' | 'client' | 'rule' | 'pact'
+type Part = 'client' | 'core' | 'behaviour test' | 'rule' | 'pact' | 'docs'
 
 /** What an operation may go without, and why: a written exemption. */
 const exemptions: Readonly<Partial<Record<OperationId, Partial<Record<Part, string>>>>> = {
   headPlants: {
     core: 'HEAD is derived from GET: the router runs listPlants and drops the body.',
     client: 'A client reads the list with GET; HEAD only tells its length.',
+    'behaviour test': 'HEAD is its GET without the body: test/server/head.test.ts and list-lengths.test.ts drive it.',
+    docs: 'The contract reference lists HEAD on the GET row ("and HEAD").',
     pact: 'The consumer never sends HEAD; the provider answers it as its GET (test/server/head.test.ts).',
   },
 }
@@ -33,17 +37,49 @@ const interactions = readdirSync(new URL('../../contracts/pacts/', import.meta.u
     return pact.interactions.map(({ request }) => request)
   })
 
+/** The titles of the msw behaviour tests' describe blocks (`describe('POST /plants', …)`). */
+const behaviourTitles = readdirSync(new URL('../msw/', import.meta.url))
+  .filter((file) => file.endsWith('.test.ts'))
+  .flatMap((file) => [
+    ...readFileSync(new URL(`../msw/${file}`, import.meta.url), 'utf8').matchAll(/^describe\('([^']+)'/gm),
+  ])
+  .map(([, title]) => title)
+const names = (id: OperationId) => new RegExp(`\\b${id}\\b`)
+
+/** The rows of the contract reference's operations table, each as written. */
+const documented = readFileSync(new URL('../../docs/reference/contract.md', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.startsWith('| `'))
+
 /** Whether each part is there for an operation. */
 const present: Record<Part, (id: OperationId) => boolean> = {
-  core: (id) => coreOperations.includes(id),
   client: (id) => typeof (PlantStoreClient.prototype as unknown as Record<string, unknown>)[id] === 'function',
-  rule: (id) => conformanceRules.some(({ clause }) => new RegExp(`\\b${id}\\b`).test(clause)),
+  core: (id) => coreOperations.includes(id),
+  'behaviour test': (id) => {
+    const { method, path } = contract.operations[id]
+    return behaviourTitles.includes(`${method} ${path}`)
+  },
+  rule: (id) => conformanceRules.some(({ clause }) => names(id).test(clause)),
   pact: (id) =>
     interactions.some(
       ({ method, path }) =>
         method.toUpperCase() === contract.operations[id].method &&
         matchRoute(path)?.route.path === contract.operations[id].path,
     ),
+  docs: (id) => {
+    const { method, path } = contract.operations[id]
+    return documented.some((row) => row.startsWith(`| \`${method} ${path}`))
+  },
+}
+
+/** What to do when a part is missing: the step of docs/maintainers/adding-an-operation.md. */
+const nextStep: Record<Part, string> = {
+  client: 'step 1: run npm run generate (the client method is generated from the contract)',
+  core: "step 2: add the operation's handler to the operations table of src/core/app.ts",
+  'behaviour test': "step 3: a describe('METHOD /path') block of behaviour tests under test/msw/",
+  rule: 'step 4: a conformance rule whose clause names the operation (src/contracts/conformance/rules/)',
+  pact: 'step 5: a Pact interaction (test/contracts/consumer/), then npm test rewrites contracts/pacts/',
+  docs: 'step 6: a row in the operations table of docs/reference/contract.md, starting with `METHOD /path`',
 }
 
 const operationIds = Object.keys(contract.operations) as OperationId[]
@@ -53,7 +89,10 @@ describe.each(operationIds)('the contract operation %s', (id) => {
   test.each(parts)('has its %s part, or a written exemption', (part) => {
     const exemption = exemptions[id]?.[part]
     if (exemption === undefined) {
-      expect(present[part](id), `${id} has no ${part} part and no exemption for it`).toBe(true)
+      expect(
+        present[part](id),
+        `${id} has no ${part} part and no exemption for it; next: ${nextStep[part]} (docs/maintainers/adding-an-operation.md)`,
+      ).toBe(true)
     } else {
       expect(exemption.length, `${id}'s ${part} exemption says why`).toBeGreaterThan(10)
     }
