@@ -9,6 +9,7 @@ import type { PlantStore } from '../core/store.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
 import { requestHeader, sendCoreResponse } from './adapter.ts'
 import type { JournalEntry, RequestJournal } from './journal.ts'
+import { answeredUndeclared } from './undeclared.ts'
 
 export interface InspectorOptions {
   store: PlantStore
@@ -257,6 +258,7 @@ export function createInspector({
   }
 
   const events = async (req: IncomingMessage, res: ServerResponse) => {
+    if (answeredUndeclared('inspectorEvents', req, res)) return
     try {
       // Read as the API reads it: a duplicated Authorization is refused, never its first copy taken.
       const authorization = requestHeader(req, 'authorization')
