@@ -23,12 +23,12 @@ async function query(search: string, token: string = fixtureTokens.acme.read) {
   return read(await fetch(`${sandbox.base}/__sandbox/requests${search}`, { headers: bearer(token) }))
 }
 
-/** A little traffic: two lists, two deletes (one 404), a simulated 503, and Globex's own list. */
+/** A little traffic: two lists, two deletes (one 404), a simulated 403, and Globex's own list. */
 async function traffic() {
   await send('GET', '/plants', fixtureTokens.acme.read, { 'x-request-id': 'first-list' })
   await send('DELETE', '/plants/1', fixtureTokens.acme.write)
   await send('DELETE', '/plants/999', fixtureTokens.acme.write)
-  await send('GET', '/plants?limit=2', fixtureTokens.acme.read, { prefer: 'code=503' })
+  await send('GET', '/plants?limit=2', fixtureTokens.acme.read, { prefer: 'code=403' })
   await send('GET', '/plants', fixtureTokens.globex.read)
 }
 
@@ -41,7 +41,7 @@ describe('GET /__sandbox/requests', () => {
       ['listPlants', 'GET', 200],
       ['deletePlant', 'DELETE', 204],
       ['deletePlant', 'DELETE', 404],
-      ['listPlants', 'GET', 503],
+      ['listPlants', 'GET', 403],
     ])
     expect(requests[0]?.id).toBe('first-list')
     expect(new Set(requests.map(({ id }) => id)).size).toBe(4)
@@ -52,9 +52,10 @@ describe('GET /__sandbox/requests', () => {
     ['a path template', '?path=/plants/{id}', [204, 404]],
     ['a literal path', '?path=/plants/999', [404]],
     ['a status', '?status=404', [404]],
+    ['a status class of errors', '?status=4xx', [404, 403]],
     ['a class of statuses', '?status=2xx', [200, 204]],
-    ['method and status together', '?method=GET&status=5xx', [503]],
-    ['a limit, keeping the most recent', '?limit=2', [404, 503]],
+    ['method and status together', '?method=GET&status=4xx', [403]],
+    ['a limit, keeping the most recent', '?limit=2', [404, 403]],
   ])('filters by %s', async (_what, search, statuses) => {
     await traffic()
     const answer = await query(search)
