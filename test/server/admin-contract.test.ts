@@ -10,6 +10,7 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
+import { sandboxContract as sandboxChecker } from '../../src/contracts/contract-checker.ts'
 import { templatePattern } from '../../src/core/path-template.ts'
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
@@ -24,6 +25,7 @@ import {
   sandboxOpenapi,
   sandboxSchemaAccepts,
 } from '../support/contract.ts'
+import { openEventStream } from './event-stream.ts'
 import { bearer, type Listening, listen } from './support.ts'
 
 type OperationId = keyof typeof sandboxContract.operations
@@ -301,6 +303,34 @@ describe('the sandbox control API answers as its contract says', () => {
       expect((await call('HEAD', '/__sandbox/events', { token })).status).toBe(status)
     }
     expect((await call('HEAD', '/__sandbox/events?token=x', { token: tokens.read })).status).toBe(400)
+  })
+
+  test("GET /__sandbox/events: each event's data matches the schema the contract gives its name", async () => {
+    const { tenant, tokens } = await provision()
+    const stream = await openEventStream(sandbox.base, tokens.read)
+    const events = '/paths/~1__sandbox~1events/get/responses/200/x-events'
+    const declared = Object.keys(
+      (sandboxOpenapi.paths['/__sandbox/events']?.get?.responses['200'] as { 'x-events': object })['x-events'],
+    )
+    try {
+      await fetch(`${sandbox.base}/plants`, { headers: bearer(tokens.read) })
+      await call('POST', '/__sandbox/faults', { token: tokens.write, body: { status: 503, times: 1 } })
+      for (const name of ['hello', 'plants', 'faults', 'coverage', 'exchange']) {
+        await stream.until((event) => event.name === name)
+      }
+      await call('DELETE', `/__sandbox/tenants/${tenant}`, { token: tokens.write })
+      await stream.until((event) => event.name === 'gone')
+    } finally {
+      await stream.close()
+    }
+    for (const { name, data } of stream.events) {
+      expect(declared, `event ${name}`).toContain(name)
+      expect(sandboxChecker.schemaProblems(`${events}/${name}/schema`, data), `event ${name}`).toBeUndefined()
+    }
+    // Its ends that need a clock, a slow client or a cluster are driven in test/server/inspector-*.test.ts.
+    expect(declared.sort()).toEqual(
+      ['coverage', 'exchange', 'expired', 'faults', 'gone', 'hello', 'plants', 'released', 'skipped'].sort(),
+    )
   })
 
   test('a token without plants:read answers 403 wherever plants:read is needed', async () => {
