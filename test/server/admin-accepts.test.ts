@@ -158,7 +158,7 @@ describe('every query the contract allows is answered, never with a 400', () => 
     ])
   })
 
-  test.each(queried)('%s', async (operationId, { method, path }) => {
+  test.each(queried)('%s', async (_operationId, { method, path }) => {
     const pointer = `/paths/${path.replaceAll('/', '~1')}/${method.toLowerCase()}/parameters`
     const parameters = at(pointer) as unknown as Array<{ name: string; in: string; schema: Schema }>
     const query = fc.record(
