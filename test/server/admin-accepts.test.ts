@@ -15,102 +15,10 @@ import { sandboxContract as checker } from '../../src/contracts/contract-checker
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
-import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 import { createApp } from '../../src/server/index.ts'
 import { read } from '../support/contract.ts'
+import { arbitrary, at, faultRules, type Schema, tenantRecipes } from '../support/schema-arbitrary.ts'
 import { bearer, type Listening, listen } from './support.ts'
-
-/** A JSON Schema of the contract, as far as the generator reads one. */
-interface Schema {
-  $ref?: string
-  type?: string | string[]
-  enum?: unknown[]
-  const?: unknown
-  anyOf?: Schema[]
-  oneOf?: Schema[]
-  pattern?: string
-  format?: string
-  minLength?: number
-  maxLength?: number
-  minimum?: number
-  maximum?: number
-  minItems?: number
-  maxItems?: number
-  items?: Schema
-  properties?: Record<string, Schema>
-  required?: string[]
-}
-
-/** The value at a JSON pointer of the served contract (`/components/schemas/RulePath`). */
-function at(pointer: string): Schema {
-  let node: unknown = sandboxContractDocument
-  for (const part of pointer.split('/').slice(1)) {
-    node = (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')]
-  }
-  return node as Schema
-}
-
-/** Bounds the generator adds where the contract has none, to keep each request cheap (never narrower than a rule). */
-interface Bounds {
-  maxInteger?: number
-  maxItems?: number
-}
-
-/** An RFC 3339 instant in the forms JSON Schema's `date-time` takes: `T`/`t`, `Z`/`z` or an offset, with or without a fraction. */
-const dateTime = fc
-  .tuple(
-    fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }),
-    fc.constantFrom('Z', 'z', '+00:00', '-05:30', '+14:00'),
-    fc.boolean(),
-    fc.boolean(),
-  )
-  .map(([date, zone, fraction, lower]) => {
-    const text = date.toISOString().replace(fraction ? /Z$/ : /\.\d{3}Z$/, '') + zone
-    return lower ? text.replace('T', 't') : text
-  })
-
-/** Values of a schema of the contract: every value it generates is one the schema accepts. */
-function arbitrary(schema: Schema, bounds: Bounds = {}): fc.Arbitrary<unknown> {
-  if (schema.$ref) return arbitrary(at(schema.$ref.slice(1)), bounds)
-  if (schema.const !== undefined) return fc.constant(schema.const)
-  if (schema.enum) return fc.constantFrom(...schema.enum)
-  const choices = schema.anyOf ?? schema.oneOf
-  if (choices)
-    return fc.oneof(
-      ...choices.map((choice) => arbitrary({ ...schema, anyOf: undefined, oneOf: undefined, ...choice }, bounds)),
-    )
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type]
-  if (types.length > 1) return fc.oneof(...types.map((type) => arbitrary({ ...schema, type }, bounds)))
-  switch (types[0]) {
-    case 'null':
-      return fc.constant(null)
-    case 'boolean':
-      return fc.boolean()
-    case 'integer': {
-      const min = schema.minimum ?? Number.MIN_SAFE_INTEGER
-      const max = Math.min(schema.maximum ?? Number.MAX_SAFE_INTEGER, bounds.maxInteger ?? Number.MAX_SAFE_INTEGER)
-      return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max }))
-    }
-    case 'array':
-      return fc.array(arbitrary(schema.items ?? {}, bounds), {
-        minLength: schema.minItems ?? 0,
-        maxLength: Math.min(schema.maxItems ?? 10, bounds.maxItems ?? 10),
-      })
-    case 'object': {
-      const properties = Object.fromEntries(
-        Object.entries(schema.properties ?? {}).map(([name, property]) => [name, arbitrary(property, bounds)]),
-      )
-      return fc.record(properties, { requiredKeys: schema.required ?? [] })
-    }
-    default: {
-      if (schema.format === 'date-time') return dateTime
-      const text = schema.pattern
-        ? fc.stringMatching(new RegExp(schema.pattern))
-        : fc.string({ unit: 'binary', minLength: schema.minLength ?? 0, maxLength: schema.maxLength ?? 40 })
-      return text.filter((value) => value.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY))
-    }
-  }
-}
 
 let sandbox: Listening
 /** A tenant of the world, so that journal queries find something. */
@@ -196,20 +104,9 @@ describe('every query the contract allows is answered, never with a 400', () => 
 })
 
 describe('fault rules: the contract accepts a rule exactly when the sandbox does', () => {
-  const fields = at('/components/schemas/FaultRuleFields')
-  const rule = fc.record(
-    {
-      ...Object.fromEntries(Object.entries(fields.properties ?? {}).map(([name, schema]) => [name, arbitrary(schema)])),
-      method: arbitrary(at('/components/schemas/RuleMethod')),
-    },
-    { requiredKeys: [] },
-  )
-  const accepted = (value: unknown) =>
-    checker.schemaProblems('#/components/schemas/FaultRuleInput', value) === undefined
-
   test('every rule generated from the contract that it accepts is added (201)', async () => {
     await fc.assert(
-      fc.asyncProperty(rule.filter(accepted), async (value) => {
+      fc.asyncProperty(faultRules, async (value) => {
         const answer = await send('POST', '/__sandbox/faults', value)
         expect(answer.status, `${JSON.stringify(value)}: ${answer.text}`).toBe(201)
         await send('DELETE', `/__sandbox/faults/${(JSON.parse(answer.text) as { id: string }).id}`)
@@ -247,25 +144,8 @@ describe('fault rules: the contract accepts a rule exactly when the sandbox does
 
 describe('tenant recipes: every recipe the contract allows is provisioned (201)', () => {
   test('within the rule the contract states in words: its plants fit its quota', async () => {
-    const recipe = at('/components/schemas/TenantRecipe')
-    // Cheap requests: at most 20 seeded or 5 exact plants, a quota up to the sandbox's (10,000).
-    const value = arbitrary(recipe, { maxInteger: 10_000, maxItems: 5 })
-      .map((generated) => {
-        const { plants, ...rest } = generated as { plants?: unknown; quota?: number }
-        if (typeof plants === 'number') return { ...rest, plants: plants % 21 }
-        if (Array.isArray(plants)) {
-          // Exact plants have distinct ids (the contract says so in words).
-          const ids = new Set<unknown>()
-          return { ...rest, plants: plants.filter(({ id }: { id: unknown }) => !ids.has(id) && ids.add(id)) }
-        }
-        return rest
-      })
-      .filter(({ plants, quota }: { plants?: unknown; quota?: number }) => {
-        const count = Array.isArray(plants) ? plants.length : typeof plants === 'number' ? plants : 0
-        return quota === undefined || count <= quota
-      })
     await fc.assert(
-      fc.asyncProperty(value, async (generated) => {
+      fc.asyncProperty(tenantRecipes, async (generated) => {
         expect(checker.schemaProblems('#/components/schemas/TenantRecipe', generated)).toBeUndefined()
         const answer = await read(
           await fetch(`${sandbox.base}/__sandbox/tenants`, {
