@@ -314,7 +314,8 @@ export function createInspector({
   const middleware: Inspector['middleware'] = (req, res, next) => {
     const method = req.method ?? 'GET'
     const path = (req.url ?? '/').split('?')[0] ?? '/'
-    if (method === 'GET' && path === '/events') {
+    // As the admin API routes it: a path without parameters also with one trailing slash.
+    if (method === 'GET' && (path === '/events' || path === '/events/')) {
       void events(req, res)
       return
     }
