@@ -6,8 +6,8 @@
  * (no YAML to find and parse at run time, in the package or the CLI bundle).
  * From `contracts/sandbox.openapi.yaml`, the sandbox control API's contract:
  * its types, its operations, and the document as data with its references
- * into `contracts/openapi.yaml` resolved (what `GET /__sandbox/openapi.json`
- * serves).
+ * into `contracts/openapi.yaml` resolved and the HEAD of each GET derived
+ * (what `GET /__sandbox/openapi.json` serves).
  *
  * Run `npm run generate` after editing a contract; `test/contract/openapi.test.ts`
  * fails while the committed files are stale.
@@ -235,11 +235,48 @@ function resolvePlantStoreRefs(sandbox: Json, plantStore: Json): Json {
   return copy(sandbox, true, '')
 }
 
+type JsonObject = { [key: string]: Json }
+
+/**
+ * Adds to the sandbox contract the HEAD of every path that has a GET and
+ * declares no HEAD, as its router answers it: the GET's parameters, security
+ * and statuses with their headers, and no body; its operationId is `head` and
+ * the GET's (`listRequests` → `headListRequests`). So the document declares
+ * every request the sandbox answers, and the YAML states each GET once.
+ */
+function deriveHeads(sandbox: Json): Json {
+  const document = sandbox as JsonObject
+  const paths = pointed(sandbox, '/paths', 'paths') as JsonObject
+  for (const [path, item] of Object.entries(paths) as Array<[string, JsonObject]>) {
+    const get = item.get as JsonObject | undefined
+    if (!get || item.head) continue
+    const operationId = required(get.operationId as string | undefined, `the operationId of GET ${path}`)
+    const responses: JsonObject = {}
+    for (const [status, response] of Object.entries(get.responses as JsonObject)) {
+      const ref = (response as JsonObject).$ref
+      const { description, headers } = (
+        typeof ref === 'string' ? pointed(document, ref.slice(1), `${ref} (GET ${path})`) : response
+      ) as JsonObject
+      responses[status] = {
+        description: `As for GET, without the body: ${description}`,
+        ...(headers === undefined ? {} : { headers }),
+      }
+    }
+    const { summary: _summary, description: _description, operationId: _id, responses: _responses, ...rest } = get
+    item.head = {
+      operationId: `head${operationId[0]?.toUpperCase()}${operationId.slice(1)}`,
+      summary: `The status and headers of GET ${path}, without the body.`,
+      ...rest,
+      responses,
+    }
+  }
+  return sandbox
+}
+
 /** The sandbox contract's generated files, given the Plant Store's document it refers to. */
 async function generateSandbox(plantStore: Document): Promise<Record<string, string>> {
-  const sandbox = resolvePlantStoreRefs(
-    parse(await readFile(sandboxContractUrl, 'utf8')) as Json,
-    plantStore as unknown as Json,
+  const sandbox = deriveHeads(
+    resolvePlantStoreRefs(parse(await readFile(sandboxContractUrl, 'utf8')) as Json, plantStore as unknown as Json),
   )
   const types = astToString(await openapiTS(JSON.stringify(sandbox)))
   const operations = operationsOf(sandbox as unknown as OpenApiDocument).map(
@@ -250,12 +287,13 @@ async function generateSandbox(plantStore: Document): Promise<Record<string, str
         path,
         scopes: required(operation['x-required-scopes'], `the x-required-scopes of ${method} ${path}`),
         query: parameters.filter((parameter) => parameter.in === 'query').map(({ name }) => name),
+        body: operation.requestBody !== undefined,
       },
     ],
   )
   return {
     'sandbox-openapi.ts': sandboxBanner + types,
-    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations) }, null, 2)} as const\n`,
+    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations) }, null, 2)} as const\n`,
     'sandbox-contract-document.ts': `${sandboxBanner}/** contracts/sandbox.openapi.yaml as data, its references into contracts/openapi.yaml resolved: what GET /__sandbox/openapi.json serves. */\nexport const sandboxContractDocument = ${JSON.stringify(sandbox, null, 2)}\n`,
   }
 }

@@ -70,7 +70,13 @@ export class ContractChecker {
       validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
     })
     ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) })
-    ajv.addFormat('date-time', (text: string) => !Number.isNaN(Date.parse(text)) && /^\d{4}-\d\d-\d\dT/.test(text))
+    // RFC 3339's date-time, as JSON Schema's format names it: `T` and `Z` in either case, seconds required.
+    ajv.addFormat(
+      'date-time',
+      (text: string) =>
+        /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:\d\d)$/.test(text) &&
+        !Number.isNaN(Date.parse(text.toUpperCase())),
+    )
     // The whole document under one id: local `#/components/...` references resolve inside it.
     ajv.addSchema(this.document, 'contract')
     this.#ajv = ajv

@@ -1,6 +1,6 @@
 import { contractDocument } from '../generated/contract-document.ts'
-import { matchRoute, type Outcome } from './app.ts'
-import { challenge, errorResponse } from './errors.ts'
+import { matchRoute, type OperationId, type Outcome } from './app.ts'
+import { challenge, errorResponse, PlantStoreError, quote } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
 import type { Principal } from './store.ts'
 
@@ -53,6 +53,53 @@ export const requiredHeaders: ReadonlyMap<number, readonly string[]> = (() => {
   }
   return new Map([...byStatus].map(([status, names]) => [status, [...names]]))
 })()
+
+/**
+ * The error statuses (400 to 599) each operation of the contract declares,
+ * ascending: what `Prefer: code` may make it answer.
+ *
+ * @example
+ * declaredErrorStatuses.get('listPlants') // [400, 401, 403]
+ */
+export const declaredErrorStatuses: ReadonlyMap<string, readonly number[]> = (() => {
+  const { paths } = contractDocument as unknown as {
+    paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>
+  }
+  const byOperation = new Map<string, number[]>()
+  for (const operations of Object.values(paths)) {
+    for (const { operationId, responses = {} } of Object.values(operations)) {
+      if (operationId === undefined) continue
+      const statuses = Object.keys(responses)
+        .filter((status) => /^[45]\d\d$/.test(status))
+        .map(Number)
+        .sort((a, b) => a - b)
+      byOperation.set(operationId, statuses)
+    }
+  }
+  return byOperation
+})()
+
+/**
+ * The status `Prefer: code=<status>` asks an operation to answer, checked
+ * against what the operation declares: a status from 400 to 599 it
+ * declares, else `invalid_request` (400) naming the ones it does (the
+ * operation must not run on a status it cannot answer). The message begins
+ * with `Prefer`, so coverage counts it as a 400 about the `Prefer` parameter.
+ *
+ * @example
+ * preferredStatus('deletePlant', '404') // 404
+ * preferredStatus('listPlants', '503') // throws: Prefer must ask listPlants for a status it declares …
+ */
+export function preferredStatus(operation: OperationId, code: string): number {
+  const statuses = declaredErrorStatuses.get(operation) ?? []
+  const status = /^\d{3}$/.test(code) ? Number(code) : undefined
+  if (status !== undefined && statuses.includes(status)) return status
+  throw new PlantStoreError(
+    'invalid_request',
+    `Prefer must ask ${operation} for a status it declares (code=${statuses.join(', ')}), not code=${quote(code)}; ` +
+      'a fault rule (POST /__sandbox/faults) answers any status.',
+  )
+}
 
 /**
  * An Error answer with this status, made up instead of running the operation

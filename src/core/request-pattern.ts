@@ -17,7 +17,8 @@ const methodMessage = `must be one of ${contractMethods.join(', ')}`
 
 /**
  * An HTTP method to match requests by, in any case, one the contract has;
- * answered in upper case.
+ * answered in upper case. What fault rules take: a rule for another method
+ * could never fire.
  *
  * @example
  * methodSchema.parse('delete') // 'DELETE'
@@ -26,6 +27,24 @@ export const methodSchema = z
   .string({ error: methodMessage })
   .transform((method) => method.toUpperCase())
   .refine((method) => contractMethods.includes(method), { error: methodMessage })
+
+/** The longest method name a journal query takes (Node's longest is 11 characters). */
+const maxMethodLength = 32
+const anyMethodMessage = `must be an HTTP method such as GET, PUT or PATCH: letters and "-", at most ${maxMethodLength} characters`
+
+/**
+ * Any HTTP method, in any case, answered in upper case: what journal queries
+ * take, since the journal keeps requests whatever their method (a `PUT` is
+ * journaled as a 405). Letters and `-` (`M-SEARCH`), at most 32 characters.
+ *
+ * @example
+ * anyMethodSchema.parse('put') // 'PUT'
+ */
+export const anyMethodSchema = z
+  .string({ error: anyMethodMessage })
+  .max(maxMethodLength, { error: anyMethodMessage })
+  .regex(/^[A-Za-z][A-Za-z-]*$/, { error: anyMethodMessage })
+  .transform((method) => method.toUpperCase())
 
 const patternMessage = `must be a path such as /plants/42, or one of the contract's templates: ${pathTemplates.join(', ')}`
 

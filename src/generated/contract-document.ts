@@ -5,7 +5,7 @@ export const contractDocument = {
   "info": {
     "title": "OpenAPI Plant Store",
     "version": "1.0.0",
-    "description": "A sample API that uses a plant store as an example to demonstrate features\nin the OpenAPI specification. This is the contract of plant-store-mock: the\npublished Plant Store description (list, create and delete plants) plus the\nproject's decisions for everything the published text leaves open (auth\nfailures, tenancy, limits, quota). Responses that the published description\ndoes not declare (401, 403, 404, 409, 413, 415, 503, 507) are marked with\n`x-plant-store-decision: true`.\n\nEvery non-2xx answer carries an `Error` body whose `error` field is the HTTP\nstatus. Tokens belong to a user, a user to one tenant; every operation only\never sees the caller's tenant.\n",
+    "description": "A sample API that uses a plant store as an example to demonstrate features\nin the OpenAPI specification. This is the contract of plant-store-mock: the\npublished Plant Store description (list, create and delete plants) plus the\nproject's decisions for everything the published text leaves open (auth\nfailures, tenancy, limits, quota). Responses that the published description\ndoes not declare (401, 403, 404, 409, 413, 415, 503, 507) are marked with\n`x-plant-store-decision: true`. The sandbox's `Prefer` header makes an\noperation answer one of its declared statuses, never another.\n\nEvery non-2xx answer carries an `Error` body whose `error` field is the HTTP\nstatus. Tokens belong to a user, a user to one tenant; every operation only\never sees the caller's tenant.\n",
     "license": {
       "name": "MIT",
       "url": "https://opensource.org/licenses/MIT"
@@ -34,6 +34,9 @@ export const contractDocument = {
         "parameters": [
           {
             "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/Prefer"
           }
         ],
         "responses": {
@@ -71,6 +74,9 @@ export const contractDocument = {
         "parameters": [
           {
             "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/Prefer"
           }
         ],
         "responses": {
@@ -104,6 +110,11 @@ export const contractDocument = {
         "description": "Creates a plant in the caller's tenant. The body must be\n`application/json` (only a UTF-8 charset parameter is allowed) and at most 64 KiB.\nUnknown fields are ignored; a `null` tag is treated as absent.\n",
         "x-required-scopes": [
           "plants:write"
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Prefer"
+          }
         ],
         "requestBody": {
           "description": "Plant to add to the store",
@@ -175,6 +186,9 @@ export const contractDocument = {
               "minimum": -9007199254740991,
               "maximum": 9007199254740991
             }
+          },
+          {
+            "$ref": "#/components/parameters/Prefer"
           }
         ],
         "responses": {
@@ -202,6 +216,15 @@ export const contractDocument = {
   },
   "components": {
     "parameters": {
+      "Prefer": {
+        "name": "Prefer",
+        "in": "header",
+        "description": "The standalone sandbox only (the msw handlers ignore it), with a\nvalid token; Prism's convention (RFC 7240). `delay=<ms>` holds the\nanswer that long (at most 30,000 ms). `code=<status>` answers that\nstatus with the Error body (and the headers the contract requires for\nit) instead of running the operation; it must be a status from 400 to\n599 that this operation declares: any other `code` is a 400 naming\nthe ones it declares, and the operation does not run. A fault rule\n(the sandbox-control API) answers any status. Applied preferences\ncome back in `Preference-Applied`; others are ignored.\n",
+        "required": false,
+        "schema": {
+          "type": "string"
+        }
+      },
       "limit": {
         "name": "limit",
         "in": "query",

@@ -183,6 +183,18 @@ export interface components {
     };
     parameters: {
         /**
+         * @description The standalone sandbox only (the msw handlers ignore it), with a
+         *     valid token; Prism's convention (RFC 7240). `delay=<ms>` holds the
+         *     answer that long (at most 30,000 ms). `code=<status>` answers that
+         *     status with the Error body (and the headers the contract requires for
+         *     it) instead of running the operation; it must be a status from 400 to
+         *     599 that this operation declares: any other `code` is a 400 naming
+         *     the ones it declares, and the operation does not run. A fault rule
+         *     (the sandbox-control API) answers any status. Applied preferences
+         *     come back in `Preference-Applied`; others are ignored.
+         */
+        Prefer: string;
+        /**
          * @description The maximum number of results to return: decimal digits only, 0 to
          *     2147483647. Absent means all plants; 0 returns an empty array.
          *     Anything else (empty, signed, fractional, exponent, hex, spaces,
@@ -212,7 +224,20 @@ export interface operations {
                  */
                 limit?: components["parameters"]["limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The standalone sandbox only (the msw handlers ignore it), with a
+                 *     valid token; Prism's convention (RFC 7240). `delay=<ms>` holds the
+                 *     answer that long (at most 30,000 ms). `code=<status>` answers that
+                 *     status with the Error body (and the headers the contract requires for
+                 *     it) instead of running the operation; it must be a status from 400 to
+                 *     599 that this operation declares: any other `code` is a 400 naming
+                 *     the ones it declares, and the operation does not run. A fault rule
+                 *     (the sandbox-control API) answers any status. Applied preferences
+                 *     come back in `Preference-Applied`; others are ignored.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -235,7 +260,20 @@ export interface operations {
     addPlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The standalone sandbox only (the msw handlers ignore it), with a
+                 *     valid token; Prism's convention (RFC 7240). `delay=<ms>` holds the
+                 *     answer that long (at most 30,000 ms). `code=<status>` answers that
+                 *     status with the Error body (and the headers the contract requires for
+                 *     it) instead of running the operation; it must be a status from 400 to
+                 *     599 that this operation declares: any other `code` is a 400 naming
+                 *     the ones it declares, and the operation does not run. A fault rule
+                 *     (the sandbox-control API) answers any status. Applied preferences
+                 *     come back in `Preference-Applied`; others are ignored.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -276,7 +314,20 @@ export interface operations {
                  */
                 limit?: components["parameters"]["limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The standalone sandbox only (the msw handlers ignore it), with a
+                 *     valid token; Prism's convention (RFC 7240). `delay=<ms>` holds the
+                 *     answer that long (at most 30,000 ms). `code=<status>` answers that
+                 *     status with the Error body (and the headers the contract requires for
+                 *     it) instead of running the operation; it must be a status from 400 to
+                 *     599 that this operation declares: any other `code` is a 400 naming
+                 *     the ones it declares, and the operation does not run. A fault rule
+                 *     (the sandbox-control API) answers any status. Applied preferences
+                 *     come back in `Preference-Applied`; others are ignored.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -317,7 +368,20 @@ export interface operations {
     deletePlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The standalone sandbox only (the msw handlers ignore it), with a
+                 *     valid token; Prism's convention (RFC 7240). `delay=<ms>` holds the
+                 *     answer that long (at most 30,000 ms). `code=<status>` answers that
+                 *     status with the Error body (and the headers the contract requires for
+                 *     it) instead of running the operation; it must be a status from 400 to
+                 *     599 that this operation declares: any other `code` is a 400 naming
+                 *     the ones it declares, and the operation does not run. A fault rule
+                 *     (the sandbox-control API) answers any status. Applied preferences
+                 *     come back in `Preference-Applied`; others are ignored.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description ID of the plant to delete: an optional `-` followed by decimal

@@ -5,7 +5,7 @@ export const sandboxContractDocument = {
   "info": {
     "title": "Plant Store sandbox control API",
     "version": "1.0.0",
-    "description": "The control API of plant-store-mock's sandbox, mounted at `/__sandbox`:\nprovision and delete tenants, put a tenant back to how it started, read\nand clear its request journal, make its requests fail on purpose (fault\nrules), read its plants with their ids, and ask whether the sandbox is up\nand ready. Served by every sandbox at `GET /__sandbox/openapi.json`.\n\nAuth: provisioning needs the sandbox's admin key in `X-Admin-Key` when the\nsandbox was started with one (`--admin-key`); everything a tenant owns is\ncontrolled with the tenant's own bearer token, the same tokens as the\nPlant Store API (`contracts/openapi.yaml`): reading needs `plants:read`,\nchanging `plants:write`. A tenant sees and changes only what is its own.\n\nEvery non-2xx answer carries the Plant Store's `Error` body, whose `error`\nfield is the HTTP status. A path below `/__sandbox` that is not listed here\nanswers 404 (`#/components/responses/NotFound`); a listed path asked with\na method it does not have answers 405 with `Allow` naming the methods\nlisted for it, HEAD right after GET: every path with a GET answers HEAD\nas its GET, without the body\n(`#/components/responses/MethodNotAllowed`). Bodies and\nquery strings are checked strictly: an unknown field or query parameter is\na 400 naming it, on every operation.\n\nBrowsers: CORS is offered only to the origins the sandbox lists\n(`--cors-origins`), never `*`. A request other than GET or HEAD that comes\nfrom any other web origin (an `Origin` header that is neither listed nor\nthe sandbox's own) is refused with 403 before anything runs\n(`#/components/responses/ForeignOrigin`), whatever its path; so are its\npreflights (`OPTIONS`, answered by the CORS layer: 204 for a listed\norigin).\n",
+    "description": "The control API of plant-store-mock's sandbox, mounted at `/__sandbox`:\nprovision and delete tenants, put a tenant back to how it started, read\nand clear its request journal, make its requests fail on purpose (fault\nrules), read its plants with their ids, and ask whether the sandbox is up\nand ready. Served by every sandbox at `GET /__sandbox/openapi.json`.\n\nAuth: provisioning needs the sandbox's admin key in `X-Admin-Key` when the\nsandbox was started with one (`--admin-key`); everything a tenant owns is\ncontrolled with the tenant's own bearer token, the same tokens as the\nPlant Store API (`contracts/openapi.yaml`): reading needs `plants:read`,\nchanging `plants:write`. A tenant sees and changes only what is its own.\n\nEvery non-2xx answer carries the Plant Store's `Error` body, whose `error`\nfield is the HTTP status. A path below `/__sandbox` that is not listed here\nanswers 404 (`#/components/responses/NotFound`); a listed path asked with\na method it does not have answers 405 with `Allow` naming the methods\nlisted for it, HEAD right after GET\n(`#/components/responses/MethodNotAllowed`). A listed path without\nparameters answers the same with one trailing slash\n(`/__sandbox/faults/`). Every path with a GET\nanswers HEAD as its GET, without the body: `contracts/codegen.ts` derives\neach such HEAD operation from its GET (`head` and the GET's operationId,\ne.g. `headListRequests`: the same parameters, security and statuses, no\nbody), so the document served at `/__sandbox/openapi.json` declares them.\nBodies and query strings are checked strictly, on every operation: an\nunknown field or query parameter is a 400 naming it, and so is a body\nsent to an operation that declares none (a `Content-Length` above 0, or\nany `Transfer-Encoding`).\n\nBrowsers: CORS is offered only to the origins the sandbox lists\n(`--cors-origins`), never `*`. A request other than GET or HEAD that comes\nfrom any other web origin (an `Origin` header that is neither listed nor\nthe sandbox's own) is refused with 403 before anything runs\n(`#/components/responses/ForeignOrigin`), whatever its path; so are its\npreflights (`OPTIONS`, answered by the CORS layer: 204 for a listed\norigin).\n",
     "license": {
       "name": "MIT",
       "url": "https://opensource.org/licenses/MIT"
@@ -161,7 +161,7 @@ export const sandboxContractDocument = {
       "post": {
         "operationId": "resetTenant",
         "summary": "Puts the caller's tenant back to how it started.",
-        "description": "Its plants back to its seeded (or exact) ones; its journal and fault\nrules emptied. No body.\n",
+        "description": "Its plants back to its seeded (or exact) ones; its journal and fault\nrules emptied. It takes no body: one is a 400.\n",
         "security": [
           {
             "bearerAuth": [
@@ -210,17 +210,17 @@ export const sandboxContractDocument = {
           {
             "name": "method",
             "in": "query",
-            "description": "Only requests with this method (any case).",
+            "description": "Only requests with this method (any case): any method the journal\ncan hold, routed or not (`PUT` is journaled as a 405).\n",
             "schema": {
-              "$ref": "#/components/schemas/MethodPattern"
+              "$ref": "#/components/schemas/JournalMethod"
             }
           },
           {
             "name": "path",
             "in": "query",
-            "description": "Only requests to this path or contract template.",
+            "description": "Only requests to this path as sent (`/plants/42`, or `/nope`,\nwhich is journaled as a 404), or to any path routed to this\ncontract template (`/plants/{id}`).\n",
             "schema": {
-              "$ref": "#/components/schemas/PathPattern"
+              "$ref": "#/components/schemas/JournalPath"
             }
           },
           {
@@ -244,7 +244,7 @@ export const sandboxContractDocument = {
           {
             "name": "until",
             "in": "query",
-            "description": "Entries answered before this instant (after `since`).",
+            "description": "Entries answered before this instant (none when it is not after `since`).",
             "schema": {
               "type": "string",
               "format": "date-time"
@@ -308,6 +308,99 @@ export const sandboxContractDocument = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "head": {
+        "operationId": "headListRequests",
+        "summary": "The status and headers of GET /__sandbox/requests, without the body.",
+        "security": [
+          {
+            "bearerAuth": [
+              "plants:read"
+            ]
+          }
+        ],
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "parameters": [
+          {
+            "name": "method",
+            "in": "query",
+            "description": "Only requests with this method (any case): any method the journal\ncan hold, routed or not (`PUT` is journaled as a 405).\n",
+            "schema": {
+              "$ref": "#/components/schemas/JournalMethod"
+            }
+          },
+          {
+            "name": "path",
+            "in": "query",
+            "description": "Only requests to this path as sent (`/plants/42`, or `/nope`,\nwhich is journaled as a 404), or to any path routed to this\ncontract template (`/plants/{id}`).\n",
+            "schema": {
+              "$ref": "#/components/schemas/JournalPath"
+            }
+          },
+          {
+            "name": "status",
+            "in": "query",
+            "description": "An exact status (`503`), a class (`5xx`), or `0` for a transport fault.",
+            "schema": {
+              "type": "string",
+              "pattern": "^(?:0|[1-5][0-9][0-9]|[1-5]xx)$"
+            }
+          },
+          {
+            "name": "since",
+            "in": "query",
+            "description": "Entries answered at or after this instant.",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "until",
+            "in": "query",
+            "description": "Entries answered before this instant (none when it is not after `since`).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "At most this many entries, the most recent ones.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "As for GET, without the body: The matching entries."
+          },
+          "400": {
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
+          },
+          "401": {
+            "description": "As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge\nwithout an error), or the token is unknown, expired or malformed\n(`error=\"invalid_token\"`).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/BearerChallenge"
+              }
+            }
+          },
+          "403": {
+            "description": "As for GET, without the body: The token lacks the scope the operation needs\n(`error=\"insufficient_scope\"`); or, on a sandbox with an admin key, it\nis a token of the shared fixture world, which is read-only there\n(the same challenge); or, for a request other than GET or HEAD, its\nweb origin is not one the sandbox lists (no challenge).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/OptionalBearerChallenge"
+              }
+            }
           }
         }
       }
@@ -444,6 +537,44 @@ export const sandboxContractDocument = {
             "$ref": "#/components/responses/StorageUnavailable"
           }
         }
+      },
+      "head": {
+        "operationId": "headListFaults",
+        "summary": "The status and headers of GET /__sandbox/faults, without the body.",
+        "security": [
+          {
+            "bearerAuth": [
+              "plants:read"
+            ]
+          }
+        ],
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "responses": {
+          "200": {
+            "description": "As for GET, without the body: The rules with their counters."
+          },
+          "400": {
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
+          },
+          "401": {
+            "description": "As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge\nwithout an error), or the token is unknown, expired or malformed\n(`error=\"invalid_token\"`).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/BearerChallenge"
+              }
+            }
+          },
+          "403": {
+            "description": "As for GET, without the body: The token lacks the scope the operation needs\n(`error=\"insufficient_scope\"`); or, on a sandbox with an admin key, it\nis a token of the shared fixture world, which is read-only there\n(the same challenge); or, for a request other than GET or HEAD, its\nweb origin is not one the sandbox lists (no challenge).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/OptionalBearerChallenge"
+              }
+            }
+          }
+        }
       }
     },
     "/__sandbox/faults/{id}": {
@@ -529,6 +660,47 @@ export const sandboxContractDocument = {
             "$ref": "#/components/responses/StorageUnavailable"
           }
         }
+      },
+      "head": {
+        "operationId": "headGetFault",
+        "summary": "The status and headers of GET /__sandbox/faults/{id}, without the body.",
+        "security": [
+          {
+            "bearerAuth": [
+              "plants:read"
+            ]
+          }
+        ],
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "responses": {
+          "200": {
+            "description": "As for GET, without the body: The rule with its counters."
+          },
+          "400": {
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
+          },
+          "401": {
+            "description": "As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge\nwithout an error), or the token is unknown, expired or malformed\n(`error=\"invalid_token\"`).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/BearerChallenge"
+              }
+            }
+          },
+          "403": {
+            "description": "As for GET, without the body: The token lacks the scope the operation needs\n(`error=\"insufficient_scope\"`); or, on a sandbox with an admin key, it\nis a token of the shared fixture world, which is read-only there\n(the same challenge); or, for a request other than GET or HEAD, its\nweb origin is not one the sandbox lists (no challenge).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/OptionalBearerChallenge"
+              }
+            }
+          },
+          "404": {
+            "description": "As for GET, without the body: The caller's tenant has no fault rule with this id."
+          }
+        }
       }
     },
     "/__sandbox/plants": {
@@ -580,6 +752,58 @@ export const sandboxContractDocument = {
             "$ref": "#/components/responses/Forbidden"
           }
         }
+      },
+      "head": {
+        "operationId": "headListTenantPlants",
+        "summary": "The status and headers of GET /__sandbox/plants, without the body.",
+        "security": [
+          {
+            "bearerAuth": [
+              "plants:read"
+            ]
+          }
+        ],
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "parameters": [
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "The maximum number of results to return: decimal digits only, 0 to\n2147483647. Absent means all plants; 0 returns an empty array.\nAnything else (empty, signed, fractional, exponent, hex, spaces,\nrepeated, above int32) is a 400.\n",
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 0,
+              "maximum": 2147483647
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "As for GET, without the body: The plants, cut to `limit`, and how many there are in all."
+          },
+          "400": {
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
+          },
+          "401": {
+            "description": "As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge\nwithout an error), or the token is unknown, expired or malformed\n(`error=\"invalid_token\"`).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/BearerChallenge"
+              }
+            }
+          },
+          "403": {
+            "description": "As for GET, without the body: The token lacks the scope the operation needs\n(`error=\"insufficient_scope\"`); or, on a sandbox with an admin key, it\nis a token of the shared fixture world, which is read-only there\n(the same challenge); or, for a request other than GET or HEAD, its\nweb origin is not one the sandbox lists (no challenge).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/OptionalBearerChallenge"
+              }
+            }
+          }
+        }
       }
     },
     "/__sandbox/coverage": {
@@ -628,6 +852,47 @@ export const sandboxContractDocument = {
             }
           }
         }
+      },
+      "head": {
+        "operationId": "headTenantCoverage",
+        "summary": "The status and headers of GET /__sandbox/coverage, without the body.",
+        "security": [
+          {
+            "bearerAuth": [
+              "plants:read"
+            ]
+          }
+        ],
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "responses": {
+          "200": {
+            "description": "As for GET, without the body: The tenant's coverage."
+          },
+          "400": {
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
+          },
+          "401": {
+            "description": "As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge\nwithout an error), or the token is unknown, expired or malformed\n(`error=\"invalid_token\"`).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/BearerChallenge"
+              }
+            }
+          },
+          "403": {
+            "description": "As for GET, without the body: The token lacks the scope the operation needs\n(`error=\"insufficient_scope\"`); or, on a sandbox with an admin key, it\nis a token of the shared fixture world, which is read-only there\n(the same challenge); or, for a request other than GET or HEAD, its\nweb origin is not one the sandbox lists (no challenge).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/OptionalBearerChallenge"
+              }
+            }
+          },
+          "404": {
+            "description": "As for GET, without the body: This sandbox counts no coverage."
+          }
+        }
       }
     },
     "/__sandbox/health": {
@@ -654,15 +919,15 @@ export const sandboxContractDocument = {
       },
       "head": {
         "operationId": "headHealth",
-        "summary": "The headers of the liveness answer, without its body.",
+        "summary": "The status and headers of GET /__sandbox/health, without the body.",
         "security": [],
         "x-required-scopes": [],
         "responses": {
           "200": {
-            "description": "Up; no body."
+            "description": "As for GET, without the body: Up."
           },
           "400": {
-            "description": "A query parameter it does not take; no body."
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
           }
         }
       }
@@ -707,18 +972,18 @@ export const sandboxContractDocument = {
       },
       "head": {
         "operationId": "headReady",
-        "summary": "The headers of the readiness answer, without its body.",
+        "summary": "The status and headers of GET /__sandbox/ready, without the body.",
         "security": [],
         "x-required-scopes": [],
         "responses": {
           "200": {
-            "description": "Ready; no body."
+            "description": "As for GET, without the body: Ready, and where it keeps its state."
           },
           "400": {
-            "description": "A query parameter it does not take; no body."
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
           },
           "503": {
-            "description": "Not ready; no body.",
+            "description": "As for GET, without the body: Not ready; the Error body says why.",
             "headers": {
               "Retry-After": {
                 "$ref": "#/components/headers/RetryAfter"
@@ -732,7 +997,7 @@ export const sandboxContractDocument = {
       "get": {
         "operationId": "inspectorEvents",
         "summary": "The live inspector's stream of the caller's exchanges (server-sent events).",
-        "description": "Authorised by the tenant's token in `Authorization`, never in the URL.\nEvents: `hello` `{tenant}`, `plants` `{count, plants}` (at most 200),\n`faults` `{faults}`, `exchange` (a journal entry), `skipped` `{count}`\n(exchanges a slow stream let go) and `gone` `{tenant}` (the tenant was\nremoved; the stream ends). Each event's `data` is one line of JSON.\nA tenant may hold 4 streams open, the sandbox 100; more are a 429.\n",
+        "description": "Authorised by the tenant's token in `Authorization`, never in the URL.\nEach event's `data` is one line of JSON; `x-events` of the 200 answer\ngives each event's name and the schema of its data. It opens with\n`hello`, `plants`, `faults` and (when the sandbox counts coverage)\n`coverage`, then sends `plants`, `faults`, `coverage`, `exchange` and\n`skipped` as they change, batched. It ends with `gone` (the tenant\nwas removed), `expired` (the token expired) or `released` (a cluster\nreplica handed the tenant to another: reconnect). A tenant may hold\n4 streams open, the sandbox 100; more are a 429.\n",
         "security": [
           {
             "bearerAuth": [
@@ -746,6 +1011,117 @@ export const sandboxContractDocument = {
         "responses": {
           "200": {
             "description": "The stream, open until the client or the tenant goes.",
+            "x-events": {
+              "hello": {
+                "description": "The stream is open for this tenant, with the token's scopes.",
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "tenant",
+                    "scopes"
+                  ],
+                  "properties": {
+                    "tenant": {
+                      "type": "string"
+                    },
+                    "scopes": {
+                      "type": "array",
+                      "items": {
+                        "enum": [
+                          "plants:read",
+                          "plants:write"
+                        ]
+                      }
+                    }
+                  }
+                }
+              },
+              "plants": {
+                "description": "The tenant's plants (the first 200) and how many it holds.",
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "count",
+                    "plants"
+                  ],
+                  "properties": {
+                    "count": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "plants": {
+                      "type": "array",
+                      "maxItems": 200,
+                      "items": {
+                        "$ref": "#/components/schemas/Plant"
+                      }
+                    }
+                  }
+                }
+              },
+              "faults": {
+                "description": "The tenant's fault rules, as `GET /__sandbox/faults` lists them.",
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "faults"
+                  ],
+                  "properties": {
+                    "faults": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/FaultRule"
+                      }
+                    }
+                  }
+                }
+              },
+              "coverage": {
+                "description": "The tenant's contract coverage, as `GET /__sandbox/coverage` answers it without `tenant`.",
+                "schema": {
+                  "$ref": "#/components/schemas/CoverageReport"
+                }
+              },
+              "exchange": {
+                "description": "One exchange of the tenant, as the journal keeps it.",
+                "schema": {
+                  "$ref": "#/components/schemas/JournalEntry"
+                }
+              },
+              "skipped": {
+                "description": "How many exchanges this stream let go (it was too slow to take them).",
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "count"
+                  ],
+                  "properties": {
+                    "count": {
+                      "type": "integer",
+                      "minimum": 1
+                    }
+                  }
+                }
+              },
+              "gone": {
+                "description": "The tenant was removed; the stream ends.",
+                "schema": {
+                  "$ref": "#/components/schemas/TenantOnly"
+                }
+              },
+              "expired": {
+                "description": "The token expired; the stream ends.",
+                "schema": {
+                  "$ref": "#/components/schemas/TenantOnly"
+                }
+              },
+              "released": {
+                "description": "A cluster replica handed the tenant to another; the stream ends (reconnect).",
+                "schema": {
+                  "$ref": "#/components/schemas/TenantOnly"
+                }
+              }
+            },
             "content": {
               "text/event-stream": {
                 "schema": {
@@ -753,6 +1129,9 @@ export const sandboxContractDocument = {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -772,6 +1151,52 @@ export const sandboxContractDocument = {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
                 }
+              }
+            }
+          }
+        }
+      },
+      "head": {
+        "operationId": "headInspectorEvents",
+        "summary": "The status and headers of GET /__sandbox/events, without the body.",
+        "security": [
+          {
+            "bearerAuth": [
+              "plants:read"
+            ]
+          }
+        ],
+        "x-required-scopes": [
+          "plants:read"
+        ],
+        "responses": {
+          "200": {
+            "description": "As for GET, without the body: The stream, open until the client or the tenant goes."
+          },
+          "400": {
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
+          },
+          "401": {
+            "description": "As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge\nwithout an error), or the token is unknown, expired or malformed\n(`error=\"invalid_token\"`).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/BearerChallenge"
+              }
+            }
+          },
+          "403": {
+            "description": "As for GET, without the body: The token lacks the scope the operation needs\n(`error=\"insufficient_scope\"`); or, on a sandbox with an admin key, it\nis a token of the shared fixture world, which is read-only there\n(the same challenge); or, for a request other than GET or HEAD, its\nweb origin is not one the sandbox lists (no challenge).\n",
+            "headers": {
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/OptionalBearerChallenge"
+              }
+            }
+          },
+          "429": {
+            "description": "As for GET, without the body: Too many open streams (for the tenant, or in all); close one first.",
+            "headers": {
+              "Retry-After": {
+                "$ref": "#/components/headers/RetryAfter"
               }
             }
           }
@@ -799,6 +1224,23 @@ export const sandboxContractDocument = {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          }
+        }
+      },
+      "head": {
+        "operationId": "headSandboxContract",
+        "summary": "The status and headers of GET /__sandbox/openapi.json, without the body.",
+        "security": [],
+        "x-required-scopes": [],
+        "responses": {
+          "200": {
+            "description": "As for GET, without the body: The sandbox control API's OpenAPI document."
+          },
+          "400": {
+            "description": "As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field."
           }
         }
       }
@@ -1174,35 +1616,54 @@ export const sandboxContractDocument = {
           }
         }
       },
-      "MethodPattern": {
-        "description": "An HTTP method, in any case.",
+      "JournalMethod": {
+        "description": "An HTTP method, in any case, as requests are journaled with it: any\nmethod the sandbox's HTTP server takes, routed or not (`GET`, `PUT`,\n`PATCH`, `OPTIONS`, `PROPFIND`, `M-SEARCH`, …).\n",
         "type": "string",
-        "pattern": "^(?:[Gg][Ee][Tt]|[Hh][Ee][Aa][Dd]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Pp][Aa][Tt][Cc][Hh]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Oo][Pp][Tt][Ii][Oo][Nn][Ss])$"
+        "maxLength": 32,
+        "pattern": "^[A-Za-z][A-Za-z-]*$"
+      },
+      "RuleMethod": {
+        "description": "A method the Plant Store contract has (`GET`, `HEAD`, `POST`, `DELETE`), in any case.",
+        "type": "string",
+        "pattern": "^(?:[Gg][Ee][Tt]|[Hh][Ee][Aa][Dd]|[Pp][Oo][Ss][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee])$"
       },
       "Method": {
-        "description": "An HTTP method, in upper case.",
+        "description": "A method the Plant Store contract has, in upper case.",
         "type": "string",
         "enum": [
           "GET",
           "HEAD",
           "POST",
-          "PUT",
-          "PATCH",
-          "DELETE",
-          "OPTIONS"
+          "DELETE"
         ]
       },
-      "PathPattern": {
-        "description": "A path of the Plant Store API: a literal path as sent (`/plants/42`),\nor one of the contract's templates (`/plants`, `/plants/{id}`), which\nmatches every path routed to it. At most 256 characters.\n",
+      "JournalPath": {
+        "description": "A path as sent (`/plants/42`, `/nope`: still percent-encoded, no\nquery), or one of the Plant Store contract's templates (`/plants`,\n`/plants/{id}`), which matches every path routed to it. At most 256\ncharacters.\n",
         "type": "string",
         "maxLength": 256,
-        "pattern": "^/plants(?:/(?:\\{id\\}|[^/\\s?#{}]+))?$"
+        "anyOf": [
+          {
+            "enum": [
+              "/plants",
+              "/plants/{id}"
+            ]
+          },
+          {
+            "pattern": "^/[^\\s?#{}]*$"
+          }
+        ]
+      },
+      "RulePath": {
+        "description": "A path the Plant Store contract routes: one of its templates\n(`/plants`, `/plants/{id}`), which matches every path routed to it,\nor a literal path routed to one (`/plants/42`, `/plants/`), matched\nexactly. At most 256 characters. A rule for any other path could\nnever fire.\n",
+        "type": "string",
+        "maxLength": 256,
+        "pattern": "^/plants(?:/|/\\{id\\}|/[^/\\s?#{}:][^/\\s?#{}]*)?$"
       },
       "FaultRuleFields": {
         "type": "object",
         "properties": {
           "path": {
-            "$ref": "#/components/schemas/PathPattern"
+            "$ref": "#/components/schemas/RulePath"
           },
           "status": {
             "description": "Answer this status with the contract's Error body (a 401 or 403 with its challenge).",
@@ -1247,7 +1708,7 @@ export const sandboxContractDocument = {
         }
       },
       "FaultRuleInput": {
-        "description": "A fault rule as a test writes it. It matches the tenant's requests by\n`method` and `path` (both optional: any) and needs `status`, `fault` or\n`delayMs`; `status` and `fault` exclude each other, and `message` goes\nonly with `status`. Without `times` or `windowMs` it fires until deleted.\n",
+        "description": "A fault rule as a test writes it. It matches the tenant's requests by\n`method` and `path` (both optional: any) and needs `status`, `fault` or\n`delayMs`; `status` and `fault` exclude each other, and `message` goes\nonly with `status`. With both `method` and `path`, the method is one\nthe contract has at that path (`GET`, `HEAD`, `POST` at `/plants`,\n`DELETE` at `/plants/{id}`). Without `times` or `windowMs` it fires\nuntil deleted.\n",
         "allOf": [
           {
             "$ref": "#/components/schemas/FaultRuleFields"
@@ -1256,7 +1717,47 @@ export const sandboxContractDocument = {
             "type": "object",
             "properties": {
               "method": {
-                "$ref": "#/components/schemas/MethodPattern"
+                "$ref": "#/components/schemas/RuleMethod"
+              }
+            }
+          },
+          {
+            "if": {
+              "required": [
+                "method",
+                "path"
+              ],
+              "properties": {
+                "path": {
+                  "pattern": "^/plants/?$"
+                }
+              }
+            },
+            "then": {
+              "properties": {
+                "method": {
+                  "pattern": "^(?:[Gg][Ee][Tt]|[Hh][Ee][Aa][Dd]|[Pp][Oo][Ss][Tt])$"
+                }
+              }
+            }
+          },
+          {
+            "if": {
+              "required": [
+                "method",
+                "path"
+              ],
+              "properties": {
+                "path": {
+                  "pattern": "^/plants/[^/]+$"
+                }
+              }
+            },
+            "then": {
+              "properties": {
+                "method": {
+                  "pattern": "^[Dd][Ee][Ll][Ee][Tt][Ee]$"
+                }
               }
             }
           },
@@ -1523,9 +2024,32 @@ export const sandboxContractDocument = {
         }
       },
       "CoverageAnswer": {
+        "description": "A tenant's contract coverage.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/TenantOnly"
+          },
+          {
+            "$ref": "#/components/schemas/CoverageReport"
+          }
+        ]
+      },
+      "TenantOnly": {
         "type": "object",
         "required": [
-          "tenant",
+          "tenant"
+        ],
+        "properties": {
+          "tenant": {
+            "description": "The tenant's id.",
+            "type": "string"
+          }
+        }
+      },
+      "CoverageReport": {
+        "description": "Which of the Plant Store contract's declared answers were given, and the answers outside it.",
+        "type": "object",
+        "required": [
           "covered",
           "total",
           "percent",
@@ -1534,9 +2058,6 @@ export const sandboxContractDocument = {
           "unrouted"
         ],
         "properties": {
-          "tenant": {
-            "type": "string"
-          },
           "covered": {
             "description": "Declared answers (operation × status) answered at least once.",
             "type": "integer",

@@ -1,12 +1,13 @@
 // Generated from contracts/sandbox.openapi.yaml by contracts/codegen.ts. Do not edit.
-/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters. */
+/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body. */
 export const sandboxContract = {
   "operations": {
     "provisionTenant": {
       "method": "POST",
       "path": "/__sandbox/tenants",
       "scopes": [],
-      "query": []
+      "query": [],
+      "body": true
     },
     "deleteTenant": {
       "method": "DELETE",
@@ -14,7 +15,8 @@ export const sandboxContract = {
       "scopes": [
         "plants:write"
       ],
-      "query": []
+      "query": [],
+      "body": false
     },
     "resetTenant": {
       "method": "POST",
@@ -22,7 +24,8 @@ export const sandboxContract = {
       "scopes": [
         "plants:write"
       ],
-      "query": []
+      "query": [],
+      "body": false
     },
     "listRequests": {
       "method": "GET",
@@ -37,7 +40,8 @@ export const sandboxContract = {
         "since",
         "until",
         "limit"
-      ]
+      ],
+      "body": false
     },
     "clearRequests": {
       "method": "DELETE",
@@ -45,7 +49,24 @@ export const sandboxContract = {
       "scopes": [
         "plants:write"
       ],
-      "query": []
+      "query": [],
+      "body": false
+    },
+    "headListRequests": {
+      "method": "HEAD",
+      "path": "/__sandbox/requests",
+      "scopes": [
+        "plants:read"
+      ],
+      "query": [
+        "method",
+        "path",
+        "status",
+        "since",
+        "until",
+        "limit"
+      ],
+      "body": false
     },
     "listFaults": {
       "method": "GET",
@@ -53,7 +74,8 @@ export const sandboxContract = {
       "scopes": [
         "plants:read"
       ],
-      "query": []
+      "query": [],
+      "body": false
     },
     "addFault": {
       "method": "POST",
@@ -61,7 +83,8 @@ export const sandboxContract = {
       "scopes": [
         "plants:write"
       ],
-      "query": []
+      "query": [],
+      "body": true
     },
     "clearFaults": {
       "method": "DELETE",
@@ -69,7 +92,17 @@ export const sandboxContract = {
       "scopes": [
         "plants:write"
       ],
-      "query": []
+      "query": [],
+      "body": false
+    },
+    "headListFaults": {
+      "method": "HEAD",
+      "path": "/__sandbox/faults",
+      "scopes": [
+        "plants:read"
+      ],
+      "query": [],
+      "body": false
     },
     "getFault": {
       "method": "GET",
@@ -77,7 +110,8 @@ export const sandboxContract = {
       "scopes": [
         "plants:read"
       ],
-      "query": []
+      "query": [],
+      "body": false
     },
     "deleteFault": {
       "method": "DELETE",
@@ -85,7 +119,17 @@ export const sandboxContract = {
       "scopes": [
         "plants:write"
       ],
-      "query": []
+      "query": [],
+      "body": false
+    },
+    "headGetFault": {
+      "method": "HEAD",
+      "path": "/__sandbox/faults/{id}",
+      "scopes": [
+        "plants:read"
+      ],
+      "query": [],
+      "body": false
     },
     "listTenantPlants": {
       "method": "GET",
@@ -95,7 +139,19 @@ export const sandboxContract = {
       ],
       "query": [
         "limit"
-      ]
+      ],
+      "body": false
+    },
+    "headListTenantPlants": {
+      "method": "HEAD",
+      "path": "/__sandbox/plants",
+      "scopes": [
+        "plants:read"
+      ],
+      "query": [
+        "limit"
+      ],
+      "body": false
     },
     "tenantCoverage": {
       "method": "GET",
@@ -103,31 +159,45 @@ export const sandboxContract = {
       "scopes": [
         "plants:read"
       ],
-      "query": []
+      "query": [],
+      "body": false
+    },
+    "headTenantCoverage": {
+      "method": "HEAD",
+      "path": "/__sandbox/coverage",
+      "scopes": [
+        "plants:read"
+      ],
+      "query": [],
+      "body": false
     },
     "health": {
       "method": "GET",
       "path": "/__sandbox/health",
       "scopes": [],
-      "query": []
+      "query": [],
+      "body": false
     },
     "headHealth": {
       "method": "HEAD",
       "path": "/__sandbox/health",
       "scopes": [],
-      "query": []
+      "query": [],
+      "body": false
     },
     "ready": {
       "method": "GET",
       "path": "/__sandbox/ready",
       "scopes": [],
-      "query": []
+      "query": [],
+      "body": false
     },
     "headReady": {
       "method": "HEAD",
       "path": "/__sandbox/ready",
       "scopes": [],
-      "query": []
+      "query": [],
+      "body": false
     },
     "inspectorEvents": {
       "method": "GET",
@@ -135,13 +205,31 @@ export const sandboxContract = {
       "scopes": [
         "plants:read"
       ],
-      "query": []
+      "query": [],
+      "body": false
+    },
+    "headInspectorEvents": {
+      "method": "HEAD",
+      "path": "/__sandbox/events",
+      "scopes": [
+        "plants:read"
+      ],
+      "query": [],
+      "body": false
     },
     "sandboxContract": {
       "method": "GET",
       "path": "/__sandbox/openapi.json",
       "scopes": [],
-      "query": []
+      "query": [],
+      "body": false
+    },
+    "headSandboxContract": {
+      "method": "HEAD",
+      "path": "/__sandbox/openapi.json",
+      "scopes": [],
+      "query": [],
+      "body": false
     }
   }
 } as const

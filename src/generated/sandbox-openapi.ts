@@ -61,7 +61,7 @@ export interface paths {
         /**
          * Puts the caller's tenant back to how it started.
          * @description Its plants back to its seeded (or exact) ones; its journal and fault
-         *     rules emptied. No body.
+         *     rules emptied. It takes no body: one is a 400.
          */
         post: operations["resetTenant"];
         delete?: never;
@@ -89,7 +89,8 @@ export interface paths {
         /** Empties the caller's journal; its data stays. */
         delete: operations["clearRequests"];
         options?: never;
-        head?: never;
+        /** The status and headers of GET /__sandbox/requests, without the body. */
+        head: operations["headListRequests"];
         patch?: never;
         trace?: never;
     };
@@ -114,7 +115,8 @@ export interface paths {
         /** Deletes all the caller's fault rules. */
         delete: operations["clearFaults"];
         options?: never;
-        head?: never;
+        /** The status and headers of GET /__sandbox/faults, without the body. */
+        head: operations["headListFaults"];
         patch?: never;
         trace?: never;
     };
@@ -135,7 +137,8 @@ export interface paths {
         /** Deletes one of the caller's fault rules. */
         delete: operations["deleteFault"];
         options?: never;
-        head?: never;
+        /** The status and headers of GET /__sandbox/faults/{id}, without the body. */
+        head: operations["headGetFault"];
         patch?: never;
         trace?: never;
     };
@@ -152,7 +155,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The status and headers of GET /__sandbox/plants, without the body. */
+        head: operations["headListTenantPlants"];
         patch?: never;
         trace?: never;
     };
@@ -175,7 +179,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The status and headers of GET /__sandbox/coverage, without the body. */
+        head: operations["headTenantCoverage"];
         patch?: never;
         trace?: never;
     };
@@ -192,7 +197,7 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        /** The headers of the liveness answer, without its body. */
+        /** The status and headers of GET /__sandbox/health, without the body. */
         head: operations["headHealth"];
         patch?: never;
         trace?: never;
@@ -215,7 +220,7 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        /** The headers of the readiness answer, without its body. */
+        /** The status and headers of GET /__sandbox/ready, without the body. */
         head: operations["headReady"];
         patch?: never;
         trace?: never;
@@ -230,18 +235,22 @@ export interface paths {
         /**
          * The live inspector's stream of the caller's exchanges (server-sent events).
          * @description Authorised by the tenant's token in `Authorization`, never in the URL.
-         *     Events: `hello` `{tenant}`, `plants` `{count, plants}` (at most 200),
-         *     `faults` `{faults}`, `exchange` (a journal entry), `skipped` `{count}`
-         *     (exchanges a slow stream let go) and `gone` `{tenant}` (the tenant was
-         *     removed; the stream ends). Each event's `data` is one line of JSON.
-         *     A tenant may hold 4 streams open, the sandbox 100; more are a 429.
+         *     Each event's `data` is one line of JSON; `x-events` of the 200 answer
+         *     gives each event's name and the schema of its data. It opens with
+         *     `hello`, `plants`, `faults` and (when the sandbox counts coverage)
+         *     `coverage`, then sends `plants`, `faults`, `coverage`, `exchange` and
+         *     `skipped` as they change, batched. It ends with `gone` (the tenant
+         *     was removed), `expired` (the token expired) or `released` (a cluster
+         *     replica handed the tenant to another: reconnect). A tenant may hold
+         *     4 streams open, the sandbox 100; more are a 429.
          */
         get: operations["inspectorEvents"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The status and headers of GET /__sandbox/events, without the body. */
+        head: operations["headInspectorEvents"];
         patch?: never;
         trace?: never;
     };
@@ -258,7 +267,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The status and headers of GET /__sandbox/openapi.json, without the body. */
+        head: operations["headSandboxContract"];
         patch?: never;
         trace?: never;
     };
@@ -334,21 +344,36 @@ export interface components {
             /** @description How many plants it may hold. */
             quota?: number;
         };
-        /** @description An HTTP method, in any case. */
-        MethodPattern: string;
         /**
-         * @description An HTTP method, in upper case.
+         * @description An HTTP method, in any case, as requests are journaled with it: any
+         *     method the sandbox's HTTP server takes, routed or not (`GET`, `PUT`,
+         *     `PATCH`, `OPTIONS`, `PROPFIND`, `M-SEARCH`, …).
+         */
+        JournalMethod: string;
+        /** @description A method the Plant Store contract has (`GET`, `HEAD`, `POST`, `DELETE`), in any case. */
+        RuleMethod: string;
+        /**
+         * @description A method the Plant Store contract has, in upper case.
          * @enum {string}
          */
-        Method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+        Method: "GET" | "HEAD" | "POST" | "DELETE";
         /**
-         * @description A path of the Plant Store API: a literal path as sent (`/plants/42`),
-         *     or one of the contract's templates (`/plants`, `/plants/{id}`), which
-         *     matches every path routed to it. At most 256 characters.
+         * @description A path as sent (`/plants/42`, `/nope`: still percent-encoded, no
+         *     query), or one of the Plant Store contract's templates (`/plants`,
+         *     `/plants/{id}`), which matches every path routed to it. At most 256
+         *     characters.
          */
-        PathPattern: string;
+        JournalPath: string | ("/plants" | "/plants/{id}") | unknown;
+        /**
+         * @description A path the Plant Store contract routes: one of its templates
+         *     (`/plants`, `/plants/{id}`), which matches every path routed to it,
+         *     or a literal path routed to one (`/plants/42`, `/plants/`), matched
+         *     exactly. At most 256 characters. A rule for any other path could
+         *     never fire.
+         */
+        RulePath: string;
         FaultRuleFields: {
-            path?: components["schemas"]["PathPattern"];
+            path?: components["schemas"]["RulePath"];
             /** @description Answer this status with the contract's Error body (a 401 or 403 with its challenge). */
             status?: number;
             /** @description The Error body's message of a `status` answer. */
@@ -371,11 +396,14 @@ export interface components {
          * @description A fault rule as a test writes it. It matches the tenant's requests by
          *     `method` and `path` (both optional: any) and needs `status`, `fault` or
          *     `delayMs`; `status` and `fault` exclude each other, and `message` goes
-         *     only with `status`. Without `times` or `windowMs` it fires until deleted.
+         *     only with `status`. With both `method` and `path`, the method is one
+         *     the contract has at that path (`GET`, `HEAD`, `POST` at `/plants`,
+         *     `DELETE` at `/plants/{id}`). Without `times` or `windowMs` it fires
+         *     until deleted.
          */
         FaultRuleInput: components["schemas"]["FaultRuleFields"] & {
-            method?: components["schemas"]["MethodPattern"];
-        } & (unknown | unknown | unknown) & unknown & unknown;
+            method?: components["schemas"]["RuleMethod"];
+        } & unknown & unknown & (unknown | unknown | unknown) & unknown & unknown;
         /** @description A fault rule as listed, with its id and how it has fired. */
         FaultRule: components["schemas"]["FaultRuleFields"] & {
             /** @description Its id (`f_…`). */
@@ -452,8 +480,14 @@ export interface components {
             count: number;
             plants: components["schemas"]["Plant"][];
         };
-        CoverageAnswer: {
+        /** @description A tenant's contract coverage. */
+        CoverageAnswer: components["schemas"]["TenantOnly"] & components["schemas"]["CoverageReport"];
+        TenantOnly: {
+            /** @description The tenant's id. */
             tenant: string;
+        };
+        /** @description Which of the Plant Store contract's declared answers were given, and the answers outside it. */
+        CoverageReport: {
             /** @description Declared answers (operation × status) answered at least once. */
             covered: number;
             /** @description Declared answers of the contract. */
@@ -773,15 +807,22 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                /** @description Only requests with this method (any case). */
-                method?: components["schemas"]["MethodPattern"];
-                /** @description Only requests to this path or contract template. */
-                path?: components["schemas"]["PathPattern"];
+                /**
+                 * @description Only requests with this method (any case): any method the journal
+                 *     can hold, routed or not (`PUT` is journaled as a 405).
+                 */
+                method?: components["schemas"]["JournalMethod"];
+                /**
+                 * @description Only requests to this path as sent (`/plants/42`, or `/nope`,
+                 *     which is journaled as a 404), or to any path routed to this
+                 *     contract template (`/plants/{id}`).
+                 */
+                path?: components["schemas"]["JournalPath"];
                 /** @description An exact status (`503`), a class (`5xx`), or `0` for a transport fault. */
                 status?: string;
                 /** @description Entries answered at or after this instant. */
                 since?: string;
-                /** @description Entries answered before this instant (after `since`). */
+                /** @description Entries answered before this instant (none when it is not after `since`). */
                 until?: string;
                 /** @description At most this many entries, the most recent ones. */
                 limit?: number;
@@ -825,6 +866,77 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    headListRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only requests with this method (any case): any method the journal
+                 *     can hold, routed or not (`PUT` is journaled as a 405).
+                 */
+                method?: components["schemas"]["JournalMethod"];
+                /**
+                 * @description Only requests to this path as sent (`/plants/42`, or `/nope`,
+                 *     which is journaled as a 404), or to any path routed to this
+                 *     contract template (`/plants/{id}`).
+                 */
+                path?: components["schemas"]["JournalPath"];
+                /** @description An exact status (`503`), a class (`5xx`), or `0` for a transport fault. */
+                status?: string;
+                /** @description Entries answered at or after this instant. */
+                since?: string;
+                /** @description Entries answered before this instant (none when it is not after `since`). */
+                until?: string;
+                /** @description At most this many entries, the most recent ones. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for GET, without the body: The matching entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge
+             *     without an error), or the token is unknown, expired or malformed
+             *     (`error="invalid_token"`).
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The token lacks the scope the operation needs
+             *     (`error="insufficient_scope"`); or, on a sandbox with an admin key, it
+             *     is a token of the shared fixture world, which is read-only there
+             *     (the same challenge); or, for a request other than GET or HEAD, its
+             *     web origin is not one the sandbox lists (no challenge).
+             */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["OptionalBearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     listFaults: {
@@ -911,6 +1023,57 @@ export interface operations {
             503: components["responses"]["StorageUnavailable"];
         };
     };
+    headListFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for GET, without the body: The rules with their counters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge
+             *     without an error), or the token is unknown, expired or malformed
+             *     (`error="invalid_token"`).
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The token lacks the scope the operation needs
+             *     (`error="insufficient_scope"`); or, on a sandbox with an admin key, it
+             *     is a token of the shared fixture world, which is read-only there
+             *     (the same challenge); or, for a request other than GET or HEAD, its
+             *     web origin is not one the sandbox lists (no challenge).
+             */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["OptionalBearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getFault: {
         parameters: {
             query?: never;
@@ -964,6 +1127,67 @@ export interface operations {
             503: components["responses"]["StorageUnavailable"];
         };
     };
+    headGetFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule id, as adding it answered (`f_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for GET, without the body: The rule with its counters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge
+             *     without an error), or the token is unknown, expired or malformed
+             *     (`error="invalid_token"`).
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The token lacks the scope the operation needs
+             *     (`error="insufficient_scope"`); or, on a sandbox with an admin key, it
+             *     is a token of the shared fixture world, which is read-only there
+             *     (the same challenge); or, for a request other than GET or HEAD, its
+             *     web origin is not one the sandbox lists (no challenge).
+             */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["OptionalBearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: The caller's tenant has no fault rule with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listTenantPlants: {
         parameters: {
             query?: {
@@ -993,6 +1217,65 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    headListTenantPlants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of results to return: decimal digits only, 0 to
+                 *     2147483647. Absent means all plants; 0 returns an empty array.
+                 *     Anything else (empty, signed, fractional, exponent, hex, spaces,
+                 *     repeated, above int32) is a 400.
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for GET, without the body: The plants, cut to `limit`, and how many there are in all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge
+             *     without an error), or the token is unknown, expired or malformed
+             *     (`error="invalid_token"`).
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The token lacks the scope the operation needs
+             *     (`error="insufficient_scope"`); or, on a sandbox with an admin key, it
+             *     is a token of the shared fixture world, which is read-only there
+             *     (the same challenge); or, for a request other than GET or HEAD, its
+             *     web origin is not one the sandbox lists (no challenge).
+             */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["OptionalBearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     tenantCoverage: {
@@ -1027,6 +1310,64 @@ export interface operations {
             };
         };
     };
+    headTenantCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for GET, without the body: The tenant's coverage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge
+             *     without an error), or the token is unknown, expired or malformed
+             *     (`error="invalid_token"`).
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The token lacks the scope the operation needs
+             *     (`error="insufficient_scope"`); or, on a sandbox with an admin key, it
+             *     is a token of the shared fixture world, which is read-only there
+             *     (the same challenge); or, for a request other than GET or HEAD, its
+             *     web origin is not one the sandbox lists (no challenge).
+             */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["OptionalBearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: This sandbox counts no coverage. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     health: {
         parameters: {
             query?: never;
@@ -1057,14 +1398,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Up; no body. */
+            /** @description As for GET, without the body: Up. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A query parameter it does not take; no body. */
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1113,21 +1454,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ready; no body. */
+            /** @description As for GET, without the body: Ready, and where it keeps its state. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A query parameter it does not take; no body. */
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Not ready; no body. */
+            /** @description As for GET, without the body: Not ready; the Error body says why. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -1155,6 +1496,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Too many open streams (for the tenant, or in all); close one first. */
@@ -1166,6 +1508,65 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    headInspectorEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for GET, without the body: The stream, open until the client or the tenant goes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The `Authorization` header is missing or not Bearer (a challenge
+             *     without an error), or the token is unknown, expired or malformed
+             *     (`error="invalid_token"`).
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description As for GET, without the body: The token lacks the scope the operation needs
+             *     (`error="insufficient_scope"`); or, on a sandbox with an admin key, it
+             *     is a token of the shared fixture world, which is read-only there
+             *     (the same challenge); or, for a request other than GET or HEAD, its
+             *     web origin is not one the sandbox lists (no challenge).
+             */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["OptionalBearerChallenge"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: Too many open streams (for the tenant, or in all); close one first. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1186,6 +1587,32 @@ export interface operations {
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    headSandboxContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for GET, without the body: The sandbox control API's OpenAPI document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for GET, without the body: A parameter or the body is invalid, or unknown; the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

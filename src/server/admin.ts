@@ -19,6 +19,7 @@ import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
 import type { RequestJournal } from './journal.ts'
 import { parseJournalQuery } from './journal-query.ts'
+import { refuseUndeclared, type SandboxOperationId, sendsBody } from './undeclared.ts'
 
 export interface AdminOptions {
   store: PlantStore
@@ -89,8 +90,7 @@ export function refuseSharedWrite(store: PlantStore, tenantId: string): void {
   )
 }
 
-/** The id of an operation of the sandbox control API, e.g. `listFaults`. */
-export type SandboxOperationId = keyof typeof sandboxContract.operations
+export type { SandboxOperationId } from './undeclared.ts'
 
 /** The operations the admin API answers itself: all but the HEADs, which the router derives from GET. */
 type AdminOperationId = Exclude<SandboxOperationId, HeadOperationId<typeof sandboxContract.operations>>
@@ -297,8 +297,10 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
     try {
       removeExpired()
       const { operation, handler, params, head } = router.dispatch(request.method, request.path)
-      const { scopes, query } = sandboxContract.operations[operation]
-      checkQueryNames(request.query, query)
+      const { scopes, body } = sandboxContract.operations[operation]
+      // A body where none is declared is refused unread: the connection closes after the answer.
+      if (!body && sendsBody(request)) await request.readBody(0)
+      refuseUndeclared(operation, request)
       let tenantId = ''
       if (scopes.length > 0) {
         ;({ tenantId } = await signIn(store, request.header('authorization'), ...scopes))
@@ -312,12 +314,6 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       return renderError(error)
     }
   }
-}
-
-/** Refuses query parameters a route does not take, by name (a misspelt one with a hint). */
-function checkQueryNames(query: string, known: readonly string[]): void {
-  if (query === '') return
-  refuseUnknownNames(new URLSearchParams(query).keys(), known, 'query parameter')
 }
 
 /** A fixed-length digest, so that comparing keys in constant time does not depend on their lengths. */

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import type { Document } from 'yaml'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+import { answeredUndeclared } from './undeclared.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -64,7 +65,8 @@ const sandboxMount = '/__sandbox'
  * as generated into `src/generated`) at `GET /__sandbox/openapi.json`, for
  * the `/__sandbox` mount point: its `servers` is the origin and mount point
  * of the whole sandbox (the contract's paths begin with `/__sandbox`), as
- * the request came in. Anything else, another method included, goes on to `next`.
+ * the request came in; a query parameter or a body is a 400, as everywhere
+ * below `/__sandbox`. Anything else, another method included, goes on to `next`.
  *
  * @example
  * router.use('/__sandbox', sandboxContractMiddleware, toMiddleware(admin))
@@ -75,6 +77,7 @@ export const sandboxContractMiddleware: RequestHandler = (req, res, next) => {
     next()
     return
   }
+  if (answeredUndeclared(req.method === 'HEAD' ? 'headSandboxContract' : 'sandboxContract', req, res)) return
   const host = req.get('host')
   const base = req.baseUrl.endsWith(sandboxMount) ? req.baseUrl.slice(0, -sandboxMount.length) : req.baseUrl
   const server = {

@@ -10,6 +10,7 @@ import type { PlantStore } from '../core/store.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
 import { requestHeader, sendCoreResponse } from './adapter.ts'
 import type { JournalEntry, RequestJournal } from './journal.ts'
+import { answeredUndeclared } from './undeclared.ts'
 
 export interface InspectorOptions {
   store: PlantStore
@@ -258,6 +259,7 @@ export function createInspector({
   }
 
   const events = async (req: IncomingMessage, res: ServerResponse) => {
+    if (answeredUndeclared('inspectorEvents', req, res)) return
     try {
       // Read as the API reads it: a duplicated Authorization is refused, never its first copy taken.
       const authorization = requestHeader(req, 'authorization')
@@ -313,7 +315,8 @@ export function createInspector({
   const middleware: Inspector['middleware'] = (req, res, next) => {
     const method = req.method ?? 'GET'
     const path = (req.url ?? '/').split('?')[0] ?? '/'
-    if (method === 'GET' && path === '/events') {
+    // As the admin API routes it: a path without parameters also with one trailing slash.
+    if (method === 'GET' && (path === '/events' || path === '/events/')) {
       void events(req, res)
       return
     }

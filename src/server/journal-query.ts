@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { invalidRequest } from '../core/errors.ts'
-import { methodSchema, pathPatternSchema } from '../core/request-pattern.ts'
+import { anyMethodSchema, pathPatternSchema } from '../core/request-pattern.ts'
 import { invalidField, refuseUnknownNames } from '../core/unknown-names.ts'
 
 /** Bounds of a journal query: the most entries one answer holds, the longest query string. */
@@ -10,10 +10,16 @@ const statusMessage = 'must be a status such as 503, a class such as 5xx, or 0 (
 const limitMessage = `must be an integer from 1 to ${journalQueryLimits.maxLimit}, written in decimal digits`
 const instantMessage = 'must be an ISO 8601 instant such as 2026-01-01T12:00:00Z'
 
-const instant = z.iso.datetime({ offset: true, error: instantMessage }).transform((text) => Date.parse(text))
+/** An RFC 3339 date-time, as JSON Schema's `date-time` format takes it: `T` and `Z` in either case. */
+const instant = z
+  .string({ error: instantMessage })
+  .transform((text) => text.toUpperCase())
+  .pipe(z.iso.datetime({ offset: true, error: instantMessage }))
+  .transform((text) => Date.parse(text))
 
 const journalQuerySchema = z.strictObject({
-  method: methodSchema.optional(),
+  /** Any method: the journal keeps requests whatever their method. */
+  method: anyMethodSchema.optional(),
   /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
   path: pathPatternSchema.optional(),
   /** An exact status (`0` for a transport fault), or a class: `4` for 4xx. */
@@ -44,8 +50,8 @@ export type JournalFilter = Readonly<z.output<typeof journalQuerySchema>>
 /**
  * Parses the query string of `GET /__sandbox/requests`: `method`, `path` (a
  * literal path or a contract template), `status` (`503`, `5xx`, or `0` for a
- * transport fault), `since` and `until` (ISO 8601 instants; since inclusive,
- * until exclusive) and `limit`. Each at most once; an unknown or invalid one
+ * transport fault), `since` and `until` (RFC 3339 instants; since inclusive,
+ * until exclusive: an `until` not after `since` selects nothing) and `limit`. Each at most once; an unknown or invalid one
  * is an `invalid_request` (400) naming it.
  *
  * @example
@@ -63,7 +69,5 @@ export function parseJournalQuery(query: string): JournalFilter {
   }
   const result = journalQuerySchema.safeParse(params)
   if (!result.success) throw invalidField(result.error)
-  const { since, until } = result.data
-  if (since !== undefined && until !== undefined && until <= since) throw invalidRequest('until must be after since.')
   return result.data
 }

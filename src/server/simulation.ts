@@ -1,6 +1,7 @@
-import { callerOf, type PlantStoreHandler } from '../core/app.ts'
+import { callerOf, matchRoute, type PlantStoreHandler } from '../core/app.ts'
+import { renderError } from '../core/errors.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
-import { madeUpStatus } from '../core/made-up-answers.ts'
+import { madeUpStatus, preferredStatus } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
 import { maxDelayMs, sleep } from '../core/time.ts'
 
@@ -68,10 +69,12 @@ export function parsePrefer(header: string): Record<string, string> {
 
 /**
  * Wraps a handler with the sandbox's simulation, Prism's convention:
- * `Prefer: delay=<ms>` delays the answer, `Prefer: code=<status>` (400 to
- * 599) answers that status with an Error body instead of running the
- * operation, and a server-wide delay slows every answer. Applied
- * preferences are echoed in `Preference-Applied`; others are ignored. Given
+ * `Prefer: delay=<ms>` delays the answer, `Prefer: code=<status>` answers
+ * that status with an Error body instead of running the operation (a
+ * status from 400 to 599 the operation declares in the contract; any other
+ * `code` is a 400 naming those, answered at once), and a server-wide delay
+ * slows every answer. Applied preferences are echoed in
+ * `Preference-Applied`; others are ignored. Given
  * the `store`, the simulation applies only after authentication: a request
  * without a valid token is answered at once, so nobody can hold the
  * sandbox's connections for 30 s without a token.
@@ -85,14 +88,26 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
   const simulate = async (request: CoreRequest, prefer: string): Promise<CoreResponse> => {
     const preferences = parsePrefer(prefer)
     const applied: string[] = []
+    const { code } = preferences
+    let simulated: number | undefined
+    // A request routed to no operation is answered as it is (404, 405): no status to make up.
+    const operation = code === undefined ? undefined : matchRoute(request.path)?.route.methods.get(request.method)
+    if (code !== undefined && operation !== undefined) {
+      try {
+        simulated = preferredStatus(operation, code)
+      } catch (error) {
+        // A status the operation does not declare: refused at once, never held, the operation not run.
+        const refused = renderError(error)
+        options.onSimulated?.(request, refused)
+        return refused
+      }
+      applied.push(`code=${simulated}`)
+    }
     let delay = serverDelay ? pick(serverDelay, maxDelay) : 0
     if (preferences.delay !== undefined && /^\d{1,9}$/.test(preferences.delay)) {
       delay = Math.min(Number(preferences.delay), maxDelay)
-      applied.push(`delay=${delay}`)
+      applied.unshift(`delay=${delay}`)
     }
-    const code = preferences.code
-    const simulated = code !== undefined && /^[45]\d\d$/.test(code) ? Number(code) : undefined
-    if (simulated !== undefined) applied.push(`code=${simulated}`)
     if (delay > 0) await sleep(delay)
     let response: CoreResponse
     if (simulated === undefined) {

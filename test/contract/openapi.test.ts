@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, test } from 'vitest'
 import { generate } from '../../contracts/codegen.ts'
+import { sandboxContract as sandboxChecker } from '../../src/contracts/contract-checker.ts'
 import { maxDelayMs } from '../../src/core/time.ts'
 import { faultKinds, ruleLimits } from '../../src/faults/rule.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
@@ -88,21 +89,62 @@ describe('contracts/sandbox.openapi.yaml', () => {
       'DELETE /__sandbox/tenants/{id}': '204 400 401 403 404 503',
       'POST /__sandbox/reset': '204 400 401 403 503',
       'GET /__sandbox/requests': '200 400 401 403',
+      'HEAD /__sandbox/requests': '200 400 401 403',
       'DELETE /__sandbox/requests': '204 400 401 403',
       'GET /__sandbox/faults': '200 400 401 403',
+      'HEAD /__sandbox/faults': '200 400 401 403',
       'POST /__sandbox/faults': '201 400 401 403 409 413 415 503',
       'DELETE /__sandbox/faults': '204 400 401 403 503',
       'GET /__sandbox/faults/{id}': '200 400 401 403 404',
+      'HEAD /__sandbox/faults/{id}': '200 400 401 403 404',
       'DELETE /__sandbox/faults/{id}': '204 400 401 403 404 503',
       'GET /__sandbox/plants': '200 400 401 403',
+      'HEAD /__sandbox/plants': '200 400 401 403',
       'GET /__sandbox/coverage': '200 400 401 403 404',
+      'HEAD /__sandbox/coverage': '200 400 401 403 404',
       'GET /__sandbox/health': '200 400',
       'HEAD /__sandbox/health': '200 400',
       'GET /__sandbox/ready': '200 400 503',
       'HEAD /__sandbox/ready': '200 400 503',
-      'GET /__sandbox/events': '200 401 403 429',
-      'GET /__sandbox/openapi.json': '200',
+      'GET /__sandbox/events': '200 400 401 403 429',
+      'HEAD /__sandbox/events': '200 400 401 403 429',
+      'GET /__sandbox/openapi.json': '200 400',
+      'HEAD /__sandbox/openapi.json': '200 400',
     })
+  })
+
+  test('declares the HEAD of every GET as the GET without its body: the same parameters, security and headers', () => {
+    const paths = sandboxOpenapi.paths as unknown as Record<string, Record<string, Record<string, unknown>>>
+    for (const [path, item] of Object.entries(paths)) {
+      const { get, head } = item
+      if (!get) continue
+      expect(head, `HEAD ${path}`).toBeDefined()
+      expect(head?.operationId).toBe(
+        `head${String(get.operationId)[0]?.toUpperCase()}${String(get.operationId).slice(1)}`,
+      )
+      for (const key of ['parameters', 'security', 'x-required-scopes']) expect(head?.[key], key).toEqual(get[key])
+      const responses = head?.responses as Record<string, { content?: unknown; headers?: unknown }>
+      for (const [status, response] of Object.entries(responses)) {
+        expect(response.content, `HEAD ${path} ${status}`).toBeUndefined()
+        const answer = sandboxChecker.responseProblems(
+          `/paths/${path.replaceAll('/', '~1')}/get/responses/${status}`,
+          {
+            status: Number(status),
+            headers: new Headers(),
+            text: '',
+          },
+          { head: true },
+        )
+        // The GET's required headers are the HEAD's: both miss them alike on an empty answer.
+        expect(
+          sandboxChecker.responseProblems(`/paths/${path.replaceAll('/', '~1')}/head/responses/${status}`, {
+            status: Number(status),
+            headers: new Headers(),
+            text: '',
+          }),
+        ).toEqual(answer)
+      }
+    }
   })
 
   test('names the auth of each operation: the admin key to provision, a tenant token with a scope for the rest', () => {
@@ -115,11 +157,11 @@ describe('contracts/sandbox.openapi.yaml', () => {
       }),
     )
     expect(auth.provisionTenant).toEqual({ security: [{ adminKey: [] }, {}], scopes: [] })
-    for (const open of ['health', 'headHealth', 'ready', 'headReady', 'sandboxContract']) {
+    for (const open of ['health', 'headHealth', 'ready', 'headReady', 'sandboxContract', 'headSandboxContract']) {
       expect(auth[open]).toEqual({ security: [], scopes: [] })
     }
     const tokenOperations = Object.entries(auth).filter(([, { scopes }]) => scopes.length > 0)
-    expect(tokenOperations.length).toBe(12)
+    expect(tokenOperations.length).toBe(18)
     for (const [, { security, scopes }] of tokenOperations) expect(security).toEqual([{ bearerAuth: scopes }])
     const schemes = sandboxOpenapi.components.securitySchemes as Record<string, { 'x-scopes'?: object }>
     expect(Object.keys(schemes.bearerAuth?.['x-scopes'] ?? {})).toEqual(

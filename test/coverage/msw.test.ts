@@ -116,14 +116,22 @@ describe('coverage.report()', () => {
     expect(await send('DELETE', '/plants/1e3', write)).toBe(400)
     expect(await send('POST', '/plants', read, { id: 5, name: 'Fern' })).toBe(403)
     const report = coverage.report()
+    // `Prefer` names a 400 of the sandbox only (msw ignores the header): never hit here.
     expect(response(report, 'addPlant', 400)?.conditions).toEqual([
+      { condition: 'Prefer', hits: 0 },
       { condition: 'body', hits: 1 },
       { condition: 'name', hits: 2 },
       { condition: 'tag', hits: 0 },
       { condition: 'id', hits: 1 },
     ])
-    expect(response(report, 'listPlants', 400)?.conditions).toEqual([{ condition: 'limit', hits: 1 }])
-    expect(response(report, 'deletePlant', 400)?.conditions).toEqual([{ condition: 'id', hits: 1 }])
+    expect(response(report, 'listPlants', 400)?.conditions).toEqual([
+      { condition: 'limit', hits: 1 },
+      { condition: 'Prefer', hits: 0 },
+    ])
+    expect(response(report, 'deletePlant', 400)?.conditions).toEqual([
+      { condition: 'id', hits: 1 },
+      { condition: 'Prefer', hits: 0 },
+    ])
     expect(response(report, 'addPlant', 403)?.conditions).toEqual([{ condition: 'plants:write', hits: 1 }])
   })
 
@@ -225,7 +233,7 @@ describe('coverage.check()', () => {
       'addPlant 409 was never answered.',
       'listPlants 401 (expired token) was never answered.',
       '"addPlant 418" is not an answer the contract declares (write "<operationId> <status> [condition]").',
-      '"addPlant 400 colour": addPlant 400 has no condition "colour" (it has: body, name, tag, id).',
+      '"addPlant 400 colour": addPlant 400 has no condition "colour" (it has: Prefer, body, name, tag, id).',
     ])
     expect((failure as Error).message).toContain(
       `Plant Store contract coverage is below the threshold:\n  - ${share(1).percent} %`,

@@ -84,6 +84,25 @@ describe('GET /__sandbox/coverage', () => {
     expect(hits(other, 'deletePlant', 404)).toBe(1)
   })
 
+  test('counts Prefer: code answers as declared ones: the status asked, or a 400 about Prefer; never undocumented', async () => {
+    const prefer = (code: string) => ({ ...bearer(acme.read), prefer: `code=${code}` })
+    expect((await fetch(`${sandbox.base}/plants`, { headers: prefer('403') }).then(read)).status).toBe(403)
+    expect((await fetch(`${sandbox.base}/plants`, { headers: prefer('503') }).then(read)).status).toBe(400)
+    expect((await fetch(`${sandbox.base}/plants`, { headers: prefer('418') }).then(read)).status).toBe(400)
+    const report = await coverageOf(acme.read)
+    const badRequest = report.operations[0]?.responses.find(({ status }) => status === 400)
+    expect(badRequest).toEqual({
+      status: 400,
+      hits: 2,
+      conditions: [
+        { condition: 'limit', hits: 0 },
+        { condition: 'Prefer', hits: 2 },
+      ],
+    })
+    expect(hits(report, 'listPlants', 403)).toBe(1)
+    expect(report.undocumented).toEqual([])
+  })
+
   test("counts a fault rule's answers: a declared status as covered, an undeclared one and a transport fault apart", async () => {
     for (const rule of [
       { method: 'POST', status: 507, times: 1 },

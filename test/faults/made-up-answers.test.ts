@@ -3,18 +3,21 @@
  * status, `Prefer: code`) is checked against the contract like any other:
  * each status they can produce, on each operation, carries the headers the
  * contract requires for it (a 503's `Retry-After`, a 401's challenge).
+ * Issue 27: `Prefer: code` makes an operation answer only a status it
+ * declares (a 400 for any other), so its answers are all in the contract.
  */
 import { request as httpRequest } from 'node:http'
 import { getResponse } from 'msw'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { plantStoreContract } from '../../src/contracts/contract-checker.ts'
 import { fixtureTokens } from '../../src/index.ts'
 import { useSandbox } from '../server/sandbox-fixture.ts'
-import { type Answer, expectMadeUpAnswerToMatchContract, read } from '../support/contract.ts'
+import { type Answer, expectMadeUpAnswerToMatchContract, expectToMatchContract, read } from '../support/contract.ts'
 
 const { acme } = fixtureTokens
 
-/** Every status a fault rule or `Prefer: code` can answer. */
+/** Every status a fault rule can answer, and `Prefer: code` can ask for. */
 const statuses = Array.from({ length: 200 }, (_, i) => 400 + i)
 
 /** Each operation of the contract, as one request. */
@@ -73,18 +76,40 @@ describe('made-up answers of the sandbox', () => {
     expect(sandbox.store.listPlants('acme').map(({ id }) => id)).not.toContain(990)
   })
 
-  test('Prefer: code, for each status and operation, matches the contract', async () => {
+  test('Prefer: code answers each status the operation declares, and 400 for any other, as the contract says', async () => {
+    let declared = 0
     for (const status of statuses) {
       for (const [method, path, token] of operations) {
         const answer = await request(sandbox.base, method, path, token, { prefer: `code=${status}` })
-        expect(answer.status).toBe(status)
-        expectMadeUpAnswerToMatchContract(method, path, answer)
+        const operation = plantStoreContract.operationOf(method, path)!
+        if (operation.responses[String(status)]) {
+          declared++
+          expect(answer.status, `${method} ${path} code=${status}`).toBe(status)
+          expect(answer.headers.get('preference-applied')).toBe(`code=${status}`)
+        } else {
+          expect(answer.status, `${method} ${path} code=${status}`).toBe(400)
+          expect(answer.headers.get('preference-applied')).toBeNull()
+          if (method !== 'HEAD') expect(JSON.parse(answer.text).message).toMatch(/^Prefer must ask \w+ for a status/)
+        }
+        // Declared either way: the contract's own statuses, checked whole.
+        expectToMatchContract(method, path, answer)
       }
     }
+    expect(declared).toBeGreaterThan(10)
+    expect(sandbox.store.listPlants('acme').map(({ id }) => id)).not.toContain(990)
+  })
+
+  test('Prefer: code that is no status never runs the operation', async () => {
+    for (const code of ['200', '600', 'abc', '', '5xx']) {
+      const answer = await request(sandbox.base, 'POST', '/plants', acme.write, { prefer: `code=${code}` })
+      expect(answer.status, code).toBe(400)
+      expectToMatchContract('POST', '/plants', answer)
+    }
+    expect(sandbox.store.listPlants('acme').map(({ id }) => id)).not.toContain(990)
   })
 
   test('a made-up 503 says when to retry', async () => {
-    const answer = await request(sandbox.base, 'GET', '/plants', acme.read, { prefer: 'code=503' })
+    const answer = await request(sandbox.base, 'DELETE', '/plants/1', acme.write, { prefer: 'code=503' })
     expect(answer.headers.get('retry-after')).toBe('1')
   })
 })

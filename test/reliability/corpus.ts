@@ -617,18 +617,19 @@ for (const target of [
   add(`deletes ${target}, which is no route`, { method: 'DELETE', target, headers: [W], status: 404, via: 'sandbox' })
 }
 const prefers: Array<[string, string, number]> = [
-  ['a simulated 500', 'code=500', 500],
-  ['a simulated 599', 'code=599', 599],
-  ['a simulated 418', 'code=418', 418],
-  ['a simulated 200, which is ignored', 'code=200', 200],
-  ['a simulated 600, which is ignored', 'code=600', 200],
-  ['a simulated code of letters, which is ignored', 'code=abc', 200],
+  ['a simulated 403', 'code=403', 403],
+  ['a simulated 401', 'code=401', 401],
+  ['a simulated 500, which the operation does not declare', 'code=500', 400],
+  ['a simulated 418, which the operation does not declare', 'code=418', 400],
+  ['a simulated 200, which is no error status', 'code=200', 400],
+  ['a simulated 600, which is no status', 'code=600', 400],
+  ['a simulated code of letters', 'code=abc', 400],
   ['a delay of letters, which is ignored', 'delay=abc', 200],
   ['a delay too long to parse, which is ignored', 'delay=99999999999999999999', 200],
   ['a negative delay, which is ignored', 'delay=-5', 200],
   ['an empty Prefer', '', 200],
   ['a Prefer of 300 preferences', Array.from({ length: 300 }, (_, i) => `p${i}=${i}`).join(', '), 200],
-  ['__proto__ preferences', '__proto__=1, constructor=2, code=404', 404],
+  ['__proto__ preferences', '__proto__=1, constructor=2, code=401', 401],
 ]
 for (const [what, prefer, status] of prefers) {
   add(`lists with ${what}`, {

@@ -228,7 +228,7 @@ describe('tokens', () => {
     })
     await fetch(`${sandbox.url}/plants/9`, { method: 'DELETE', headers: headers(tenant.tokens.write) })
     await fetch(`${sandbox.url}/plants`, { headers: headers('psm_unknown_but_secret_token') })
-    await fetch(`${sandbox.url}/plants`, { headers: { ...headers(tenant.tokens.read), prefer: 'code=500' } })
+    await fetch(`${sandbox.url}/plants`, { headers: { ...headers(tenant.tokens.read), prefer: 'code=403' } })
     await fetch(`${sandbox.url}/__sandbox/tenants`, { method: 'POST', headers: { 'x-admin-key': `${adminKey}!` } })
     const journal = await (
       await fetch(`${sandbox.url}/__sandbox/requests`, { headers: headers(tenant.tokens.read) })

@@ -5,10 +5,12 @@
  * final check that each declared status was driven here or is named with
  * the reason it cannot be (a Redis replica, a change not made yet).
  */
+import { request as httpRequest } from 'node:http'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
+import { sandboxContract as sandboxChecker } from '../../src/contracts/contract-checker.ts'
 import { templatePattern } from '../../src/core/path-template.ts'
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
@@ -23,6 +25,7 @@ import {
   sandboxOpenapi,
   sandboxSchemaAccepts,
 } from '../support/contract.ts'
+import { openEventStream } from './event-stream.ts'
 import { bearer, type Listening, listen } from './support.ts'
 
 type OperationId = keyof typeof sandboxContract.operations
@@ -37,6 +40,8 @@ const driven = new Set<string>()
 const notDrivenHere: Record<string, string> = {
   'deleteTenant 503': 'a cluster replica whose Redis refuses the tombstone: test/cluster',
   'tenantCoverage 404': 'only from an admin handler built without coverage (createAdmin without its coverage option)',
+  'headTenantCoverage 404': 'as tenantCoverage 404',
+  'headInspectorEvents 429': 'a HEAD opens no stream, so it is never over the caps; declared as derived from GET',
 }
 
 const operations = Object.entries(sandboxContract.operations) as Array<
@@ -100,11 +105,45 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
     headers['content-type'] = options.raw.type
     body = options.raw.text
   }
-  const answer = await read(await fetch(`${options.base ?? sandbox.base}${path}`, { method, headers, body }))
+  const url = `${options.base ?? sandbox.base}${path}`
+  const answer = await read(await fetch(url, { method, headers, body }))
   expectToMatchSandboxContract(method, path, answer, { origin: headers.origin })
   const operation = operationOf(method, path)
   if (operation) driven.add(`${operation} ${answer.status}`)
+  // Every GET is asked as HEAD too (but the stream, whose GET counts open streams): the same status, no body.
+  if (method === 'GET' && !path.startsWith('/__sandbox/events')) {
+    const head = await read(await fetch(url, { method: 'HEAD', headers }))
+    expectToMatchSandboxContract('HEAD', path, head, { origin: headers.origin })
+    expect([head.status, head.text], `HEAD ${path}`).toEqual([answer.status, ''])
+    const headOperation = operationOf('HEAD', path)
+    if (headOperation) driven.add(`${headOperation} ${head.status}`)
+  }
   return answer
+}
+
+/** Sends a request with a JSON body whatever its method (fetch sends none with GET or HEAD). */
+function withBody(method: string, path: string, token: string, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    }
+    const sent = httpRequest(`${sandbox.base}${path}`, { method, headers }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        text += chunk
+      })
+      response.on('end', () => {
+        const answered = new Headers()
+        for (const [name, value] of Object.entries(response.headers)) answered.set(name, String(value))
+        resolve({ status: response.statusCode ?? 0, headers: answered, text })
+      })
+    })
+    sent.on('error', reject)
+    sent.end(body)
+  })
 }
 
 async function provision(recipe: unknown = { plants: 2, seed: 7 }) {
@@ -255,6 +294,42 @@ describe('the sandbox control API answers as its contract says', () => {
       stream.abort()
     }
     expect((await call('GET', '/__sandbox/events')).status).toBe(401)
+    expect((await call('GET', '/__sandbox/events?token=x', { token: tokens.read })).status).toBe(400)
+    for (const [token, status] of [
+      [tokens.read, 200],
+      [undefined, 401],
+      ['psm_nobody', 401],
+    ] as const) {
+      expect((await call('HEAD', '/__sandbox/events', { token })).status).toBe(status)
+    }
+    expect((await call('HEAD', '/__sandbox/events?token=x', { token: tokens.read })).status).toBe(400)
+  })
+
+  test("GET /__sandbox/events: each event's data matches the schema the contract gives its name", async () => {
+    const { tenant, tokens } = await provision()
+    const stream = await openEventStream(sandbox.base, tokens.read)
+    const events = '/paths/~1__sandbox~1events/get/responses/200/x-events'
+    const ok = sandboxOpenapi.paths['/__sandbox/events']?.get?.responses['200'] as { 'x-events'?: object } | undefined
+    const declared = Object.keys(ok?.['x-events'] ?? {})
+    try {
+      await fetch(`${sandbox.base}/plants`, { headers: bearer(tokens.read) })
+      await call('POST', '/__sandbox/faults', { token: tokens.write, body: { status: 503, times: 1 } })
+      for (const name of ['hello', 'plants', 'faults', 'coverage', 'exchange']) {
+        await stream.until((event) => event.name === name)
+      }
+      await call('DELETE', `/__sandbox/tenants/${tenant}`, { token: tokens.write })
+      await stream.until((event) => event.name === 'gone')
+    } finally {
+      await stream.close()
+    }
+    for (const { name, data } of stream.events) {
+      expect(declared, `event ${name}`).toContain(name)
+      expect(sandboxChecker.schemaProblems(`${events}/${name}/schema`, data), `event ${name}`).toBeUndefined()
+    }
+    // Its ends that need a clock, a slow client or a cluster are driven in test/server/inspector-*.test.ts.
+    expect(declared.sort()).toEqual(
+      ['coverage', 'exchange', 'expired', 'faults', 'gone', 'hello', 'plants', 'released', 'skipped'].sort(),
+    )
   })
 
   test('a token without plants:read answers 403 wherever plants:read is needed', async () => {
@@ -280,7 +355,7 @@ describe('the sandbox control API answers as its contract says', () => {
     try {
       for (const [, operation] of readers) {
         const path = operation.path.replace('{id}', 'f_none')
-        if (operation.path === '/__sandbox/events') {
+        if (operation.path === '/__sandbox/events' && operation.method === 'GET') {
           expect((await call('GET', path, { token: 'psm_writer_only', base: writers.base })).status).toBe(403)
           continue
         }
@@ -300,6 +375,7 @@ describe('the sandbox control API answers as its contract says', () => {
     const api = await SwaggerParser.validate(served as never)
     expect('openapi' in api && api.openapi).toBe('3.1.0')
     expect((await call('HEAD', '/__sandbox/openapi.json')).status).toBe(200)
+    expect((await call('GET', '/__sandbox/openapi.json?format=yaml')).status).toBe(400)
     expect((await call('POST', '/__sandbox/openapi.json')).status).toBe(405)
   })
 
@@ -376,10 +452,32 @@ describe('the sandbox control API answers as its contract says', () => {
       ['GET', '/__sandbox/coverage', tokens.read],
       ['POST', '/__sandbox/reset', tokens.write],
       ['DELETE', `/__sandbox/tenants/${tenant}`, tokens.write],
+      ['GET', '/__sandbox/events', tokens.read],
+      ['HEAD', '/__sandbox/events', tokens.read],
+      ['GET', '/__sandbox/openapi.json', undefined],
+      ['HEAD', '/__sandbox/openapi.json', undefined],
     ]
     for (const [method, path, token] of queried) {
       expect((await call(method, `${path}${unknown}`, { token })).status, `${method} ${path}`).toBe(400)
     }
+  })
+
+  test('every operation that declares no body refuses one with 400, and the connection closes', async () => {
+    const { tenant, tokens } = await provision()
+    const undeclared = operations.filter(([, operation]) => !operation.body)
+    expect(undeclared.length).toBeGreaterThan(10)
+    for (const [operationId, operation] of undeclared) {
+      const path = operation.path.replace('{id}', operation.path.startsWith('/__sandbox/tenants') ? tenant : 'f_none')
+      const token = (operation.scopes as readonly string[]).includes('plants:write') ? tokens.write : tokens.read
+      // node:http, since fetch sends no body with GET or HEAD.
+      const answer = await withBody(operation.method, path, token, '{}')
+      expectToMatchSandboxContract(operation.method, path, answer)
+      expect(answer.status, operationId).toBe(400)
+      expect(answer.headers.get('connection'), operationId).toBe('close')
+      if (operation.method !== 'HEAD') expect(JSON.parse(answer.text).message).toContain('takes no request body')
+    }
+    // The tenant is still there: its DELETE refused the body and ran nothing.
+    expect((await call('GET', '/__sandbox/plants', { token: tokens.read })).status).toBe(200)
   })
 
   test("GET /__sandbox/coverage: 200 with the tenant's coverage, 401 without a token", async () => {

@@ -125,6 +125,24 @@ describe('the admin API’s query parameters', () => {
   })
 })
 
+test('a path without parameters answers the same with one trailing slash, as the contract says', async () => {
+  const statusOf = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      // node:http: the test setup checks every fetch against the contract's paths as written.
+      httpRequest(`${sandbox.base}${path}`, { headers: bearer(fixtureTokens.acme.read) }, (response) => {
+        response.resume()
+        resolve(response.statusCode ?? 0)
+      })
+        .on('error', reject)
+        .end()
+    })
+  for (const path of ['/__sandbox/faults', '/__sandbox/requests', '/__sandbox/plants', '/__sandbox/health']) {
+    expect(await statusOf(`${path}/`), path).toBe(200)
+  }
+  // The stream answers its headers at once; only its status is read.
+  expect(await statusOf('/__sandbox/events/')).toBe(200)
+})
+
 test('an unknown admin path is a 404 naming it with its /__sandbox prefix', async () => {
   const answer = await read(await fetch(`${sandbox.base}/__sandbox/tenant`, { method: 'POST' }))
   expectErrorBody(answer, 404)

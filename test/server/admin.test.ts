@@ -166,7 +166,7 @@ describe('GET /__sandbox/requests', () => {
       headers: { ...bearer(tenant.tokens.write), 'content-type': 'application/json' },
       body: '{"id":9,"name":"Journaled"}',
     })
-    await call('GET', '/plants', { headers: { ...bearer(tenant.tokens.read), prefer: 'code=503' } })
+    await call('GET', '/plants', { headers: { ...bearer(tenant.tokens.read), prefer: 'code=403' } })
     await call('GET', '/plants', { headers: bearer(fixtureTokens.acme.read) })
     const answer = await call('GET', '/__sandbox/requests', { headers: bearer(tenant.tokens.read) })
     expect(answer.status).toBe(200)
@@ -183,7 +183,7 @@ describe('GET /__sandbox/requests', () => {
     expect(requests.map((r) => [r.request.method, r.request.query, r.response.status])).toEqual([
       ['GET', 'limit=1', 200],
       ['POST', '', 200],
-      ['GET', '', 503],
+      ['GET', '', 403],
     ])
     expect(requests[0]?.request.headers.authorization).toBe('Bearer [redacted]')
     expect(requests[1]?.request.body).toBe('{"id":9,"name":"Journaled"}')

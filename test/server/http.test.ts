@@ -114,9 +114,20 @@ describe('answers that Express would give in HTML', () => {
 
 describe('simulation', () => {
   test('answers the status asked by Prefer: code with an Error body', async () => {
-    const answer = await get('/plants', { headers: { ...bearer(acme.read), prefer: 'code=503' } })
-    expectErrorBody(answer, 503)
-    expect(answer.headers.get('preference-applied')).toBe('code=503')
+    const answer = await get('/plants', { headers: { ...bearer(acme.read), prefer: 'code=403' } })
+    expectErrorBody(answer, 403)
+    expect(answer.headers.get('preference-applied')).toBe('code=403')
+  })
+
+  test('answers 400 for a Prefer: code the operation does not declare, naming the ones it does', async () => {
+    const answer = await get('/plants', { headers: { ...bearer(acme.read), prefer: 'code=503, delay=30000' } })
+    expectErrorBody(answer, 400)
+    expect(JSON.parse(answer.text).message).toBe(
+      'Prefer must ask listPlants for a status it declares (code=400, 401, 403), not code="503"; ' +
+        'a fault rule (POST /__sandbox/faults) answers any status.',
+    )
+    expect(answer.headers.get('preference-applied')).toBeNull()
+    expectToMatchContract('GET', '/plants', answer)
   })
 
   test('simulates a 401 with the challenge the contract requires', async () => {
@@ -125,8 +136,8 @@ describe('simulation', () => {
   })
 
   test('does not run the operation when a status is simulated', async () => {
-    const answer = await get('/plants/1', { method: 'DELETE', headers: { ...bearer(acme.write), prefer: 'code=500' } })
-    expectErrorBody(answer, 500)
+    const answer = await get('/plants/1', { method: 'DELETE', headers: { ...bearer(acme.write), prefer: 'code=503' } })
+    expectErrorBody(answer, 503)
     expect(store.listPlants('acme').map((plant) => plant.id)).toContain(1)
   })
 
@@ -140,7 +151,7 @@ describe('simulation', () => {
 
   test('ignores preferences it does not understand', async () => {
     const answer = await get('/plants', {
-      headers: { ...bearer(acme.read), prefer: 'code=200, respond-async, delay=soon' },
+      headers: { ...bearer(acme.read), prefer: 'respond-async, delay=soon, return=minimal' },
     })
     expect(answer.status).toBe(200)
     expect(answer.headers.get('preference-applied')).toBeNull()
