@@ -1,15 +1,51 @@
 import { PlantStoreError } from './errors.ts'
 import { keyedQueue } from './keyed-queue.ts'
-import type { StoredPlant } from './schemas.ts'
+import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
 import type { Tenant } from './tenants.ts'
 
 /** A write to a tenant's plants, as a write-through hook (`PlantStoreOptions.persist`) receives it. */
-export type StoreChange =
+export type PlantChange =
   | { readonly kind: 'create'; readonly tenantId: string; readonly plant: StoredPlant }
   | { readonly kind: 'delete'; readonly tenantId: string; readonly id: number }
   | { readonly kind: 'reset'; readonly tenantId: string; readonly plants: readonly StoredPlant[] }
 
-/** Writes a change through to durable storage before it is applied; a rejection changes nothing. */
+/**
+ * A change to the store's tenants: one put in place (provisioned, added, or
+ * replaced) from its checked spec, with exactly `plants` when given (else its
+ * seeded plants); one removed (deleted, expired, evicted); or the whole
+ * store replaced by a world (`load`, `reset`).
+ */
+export type TenantLifecycleChange =
+  | {
+      readonly kind: 'tenant'
+      readonly tenantId: string
+      readonly spec: CheckedTenantSpec
+      readonly plants?: readonly StoredPlant[] | undefined
+      readonly provisioned: boolean
+    }
+  | { readonly kind: 'remove'; readonly tenantId: string }
+  | { readonly kind: 'world'; readonly tenants: readonly CheckedTenantSpec[] }
+
+/** Every change a store writes through: to plants, and to its tenants. */
+export type StoreChange = PlantChange | TenantLifecycleChange
+
+/**
+ * Whether a change is a write to one tenant's plants (all a cluster's Redis
+ * takes: it holds tenants by claim, not by change).
+ *
+ * @example
+ * if (isPlantChange(change)) await redis.write(change)
+ */
+export function isPlantChange(change: StoreChange): change is PlantChange {
+  return change.kind === 'create' || change.kind === 'delete' || change.kind === 'reset'
+}
+
+/**
+ * Writes a change through to durable storage: awaited before the change is
+ * applied, and a rejection changes nothing. The removals a store makes on its
+ * own (expiry, eviction) are applied at once and written through after, in
+ * order, with nothing to undo.
+ */
 export type Persist = (change: StoreChange) => Promise<void>
 
 /**
