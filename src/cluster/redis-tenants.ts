@@ -19,7 +19,7 @@ import { hostname } from 'node:os'
 import { createClient, type RedisClientType } from '@redis/client'
 import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
-import type { PlantChange, TenantSnapshot } from '../core/store.ts'
+import type { StoreChange, TenantSnapshot } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
 import { maxTenantTtlSeconds } from '../server/admin.ts'
 
@@ -140,7 +140,7 @@ return 'deleted'`
 
 /** A write of a tenant: to its plants (the store's changes) or its fault rules. */
 export type TenantChange =
-  | PlantChange
+  | StoreChange
   | { readonly kind: 'faults'; readonly tenantId: string; readonly rules: readonly SavedFaultRule[] }
 
 /** What a claim found: the tenant as Redis holds it, or that there is none (or it was deleted, or has expired). */

@@ -16,7 +16,6 @@ import { bearerToken } from '../core/auth.ts'
 import { challenge, invalidRequest, PlantStoreError, renderError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import {
-  isPlantChange,
   type PlantStore,
   type ProvisionedTenant,
   type ProvisionOptions,
@@ -112,12 +111,9 @@ export class Replica {
     return replica
   }
 
-  /**
-   * The store's write-through hook with Redis; `undefined` without (writes stay in memory). Only writes to plants
-   * go to Redis: it holds tenants by claim, not by their lifecycle's changes.
-   */
+  /** The store's write-through hook with Redis; `undefined` without (writes stay in memory). */
   get persist(): ((change: StoreChange) => Promise<void>) | undefined {
-    return this.#redis && ((change) => (isPlantChange(change) ? this.#write(change) : Promise.resolve()))
+    return this.#redis && ((change) => this.#write(change))
   }
 
   /** The fault rules' write-through hook with Redis; `undefined` without. */

@@ -1,5 +1,5 @@
 import { contract } from '../generated/contract.ts'
-import { type Persist, PlantWrites } from './plant-writes.ts'
+import { type Persist, PlantWrites, type RecordChange, recorded } from './plant-writes.ts'
 import { randomId } from './random.ts'
 import {
   type CheckedTenantSpec,
@@ -24,12 +24,12 @@ import {
 } from './tenants.ts'
 import { ExpiredTokens, type Principal } from './tokens.ts'
 
-export {
-  isPlantChange,
-  type Persist,
-  type PlantChange,
-  type StoreChange,
-  type TenantLifecycleChange,
+export type {
+  Persist,
+  RecordChange,
+  RecordedChange,
+  StoreChange,
+  TenantLifecycleChange,
 } from './plant-writes.ts'
 export {
   type PlantGenerator,
@@ -51,18 +51,23 @@ export interface PlantStoreOptions {
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
   /**
-   * Writes a change through to durable storage (a cluster's Redis, the
-   * sandbox's state file) before the store applies it: awaited after the
-   * change is validated, with the tenant's other writes waiting; when it
-   * rejects, nothing changes and the rejection is the answer. Writes to
-   * plants, provisioning, {@link PlantStore.deleteTenant}, {@link PlantStore.load}
-   * and {@link PlantStore.reset} go through it first; the removals the store
-   * makes on its own (expiry, eviction, {@link PlantStore.removeTenant}) and
-   * tenants added or put in place are written through just after, in order.
-   * The world the store is set up with and {@link PlantStore.restore} are not
-   * changes: they come from it. Without it, writes only change memory.
+   * Writes a change through to durable storage (e.g. Redis) before the store
+   * applies it: awaited after the change is validated, with the tenant's other
+   * writes waiting; when it rejects, nothing changes and the rejection is the
+   * answer. Without it, writes only change memory (as they always have).
    */
   persist?: Persist
+  /**
+   * Appends every change to an ordered log (the sandbox's state file) as it
+   * is made, see {@link RecordChange}: writes to plants, provisioning,
+   * {@link PlantStore.deleteTenant}, {@link PlantStore.load} and
+   * {@link PlantStore.reset} answer once it resolves, and are undone when it
+   * rejects; the removals the store makes on its own (expiry, eviction,
+   * {@link PlantStore.removeTenant}) are recorded with nothing to wait for.
+   * The world the store is set up with and {@link PlantStore.restoreTenants}
+   * are not recorded: they are where the store starts, or come from the log.
+   */
+  record?: RecordChange
 }
 
 /**
@@ -97,7 +102,7 @@ export class PlantStore {
   readonly #generatePlants: PlantGenerator
   readonly #now: () => number
   readonly #writes: PlantWrites
-  readonly #persist: Persist | undefined
+  readonly #record: RecordChange | undefined
   #tenants = new Tenants()
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly CheckedTenantSpec[] = []
@@ -114,8 +119,8 @@ export class PlantStore {
     this.#generatePlants = options.generatePlants
     this.#now = options.now ?? Date.now
     this.defaultQuota = options.quota ?? contract.defaultQuota
-    this.#persist = options.persist
-    this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options.persist)
+    this.#record = options.record
+    this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options)
     if (options.world) {
       this.#world = worldSchema.parse(options.world)
       // Reported through `ready` (and to every request); never an unhandled rejection. Not written through: the
@@ -155,12 +160,16 @@ export class PlantStore {
     return this.#loadChecked(this.#world, true)
   }
 
-  /** Replaces everything with a world already checked by {@link worldSchema}, written through first when asked. */
-  #loadChecked(world: readonly CheckedTenantSpec[], writeThrough: boolean): Promise<void> {
+  /** Replaces everything with a world already checked by {@link worldSchema}, recorded when asked. */
+  #loadChecked(world: readonly CheckedTenantSpec[], record: boolean): Promise<void> {
     return this.#enqueue(async () => {
+      const previous = this.#tenants
       const tenants = this.#built(world.map((spec) => ({ spec })))
-      if (writeThrough) await this.#persist?.({ kind: 'world', tenants: world })
       this.#swap(tenants)
+      if (!record) return
+      await recorded(this.#record, { kind: 'world', tenants: world }, () => {
+        if (this.#tenants === tenants) this.#tenants = previous
+      })
     })
   }
 
@@ -214,7 +223,9 @@ export class PlantStore {
     const checked = tenantSpecSchema.parse(spec)
     await this.#settle()
     this.#insert(this.#tenant(checked), false)
-    await this.#persist?.({ kind: 'tenant', tenantId: checked.id, spec: checked, provisioned: false })
+    await recorded(this.#record, { kind: 'tenant', tenantId: checked.id, spec: checked, provisioned: false }, () =>
+      this.#tenants.remove(checked.id),
+    )
   }
 
   /**
@@ -228,17 +239,19 @@ export class PlantStore {
   }
 
   /**
-   * Removes a tenant for good, written through first (what `DELETE
-   * /__sandbox/tenants/{id}` answers after): when that rejects, nothing
-   * changes. Answers whether there was one.
+   * Removes a tenant for good, like {@link removeTenant}, and settles once
+   * that is recorded (what `DELETE /__sandbox/tenants/{id}` answers after);
+   * when recording fails the tenant is put back. Answers whether there was one.
    *
    * @example
    * await store.deleteTenant('t_0123456789ab') // true
    */
   async deleteTenant(tenantId: string): Promise<boolean> {
-    if (!this.#tenants.find(tenantId)) return false
-    await this.#persist?.({ kind: 'remove', tenantId })
-    return this.#tenants.remove(tenantId) !== undefined
+    const provisioned = this.#tenants.isProvisioned(tenantId)
+    const tenant = this.#tenants.remove(tenantId)
+    if (!tenant) return false
+    await recorded(this.#record, { kind: 'remove', tenantId }, () => this.#insert(tenant, provisioned))
+    return true
   }
 
   /**
@@ -282,9 +295,8 @@ export class PlantStore {
     const answer = provisionedTenant(id, tokens, options, expiresAt)
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
     await this.#settle()
-    const tenant = this.#tenant(spec)
-    await this.#persist?.({ kind: 'tenant', tenantId: id, spec, provisioned: true })
-    this.#insert(tenant, true)
+    this.#insert(this.#tenant(spec), true)
+    await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () => this.#tenants.remove(id))
     return answer
   }
 
@@ -420,7 +432,8 @@ export class PlantStore {
     this.#tenants.remove(tenant.id)
     this.#insert(tenant, options.provisioned)
     const { plants, provisioned } = options
-    await this.#persist?.({ kind: 'tenant', tenantId: tenant.id, spec: checked, plants, provisioned })
+    // Not undone: the tenant it replaced is gone from the log's point of view either way.
+    await this.#record?.({ kind: 'tenant', tenantId: tenant.id, spec: checked, plants, provisioned })
   }
 
   /** Puts one tenant's plants back to its seeded state. */
@@ -479,12 +492,13 @@ export class PlantStore {
     this.#failure = undefined
   }
 
-  /** Writes through removals the store has made (nothing to undo then), in order; answers their ids. */
+  /** Records removals the store has made on its own (nothing waits for them), in order; answers their ids. */
   #recordRemovals(tenantIds: string[]): string[] {
     // A write that fails surfaces in the writes after it (the state file refuses them): nothing to report here.
-    for (const tenantId of tenantIds) this.#persist?.({ kind: 'remove', tenantId }).catch(() => undefined)
+    for (const tenantId of tenantIds) this.#record?.({ kind: 'remove', tenantId }).catch(() => undefined)
     return tenantIds
   }
+
 
   /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
   #tenant(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>): Tenant {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { generatePlants } from '../../fixtures/world.ts'
 import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
-import type { Persist, PlantStore } from '../core/store.ts'
+import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
 import { StateLog } from './state-file.ts'
@@ -87,8 +87,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         warn: (message) => (eventLog ? eventLog.warn({ stateFile }, message) : process.emitWarning(message)),
       })
     : undefined
-  const persist = writeThroughBoth(replica?.persist, opened?.log.persist)
-  const store = options.store ?? createPlantStore(persist ? { ...options, persist } : options)
+  const store =
+    options.store ?? createPlantStore({ ...options, persist: replica?.persist, record: opened?.log.record })
   if (opened?.saved) {
     await store.restoreTenants(opened.saved)
     eventLog?.info({ stateFile, tenants: opened.saved.length }, 'state loaded')
@@ -122,15 +122,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     return closing
   }
   return { url, server, store, close }
-}
-
-/** One write-through hook from a cluster's Redis and the state file: Redis first, then the file. */
-function writeThroughBoth(first?: Persist, second?: Persist): Persist | undefined {
-  if (!first || !second) return first ?? second
-  return async (change) => {
-    await first(change)
-    await second(change)
-  }
 }
 
 /**

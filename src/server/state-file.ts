@@ -25,7 +25,8 @@ import {
   snapshotSchema,
   tenantSpecSchema,
 } from '../core/schemas.ts'
-import type { PlantGenerator, SavedTenant, StoreChange } from '../core/store.ts'
+import type { PlantGenerator, RecordChange, RecordedChange, SavedTenant } from '../core/store.ts'
+import { contract } from '../generated/contract.ts'
 
 const format = 'plant-store-mock/state'
 
@@ -57,7 +58,8 @@ const recordSchema = z.discriminatedUnion('t', [
     /** Whether its plants follow in `plants` records; else it holds its seeded plants. */
     listed: z.boolean(),
   }),
-  z.object({ t: z.literal('plants'), tenant: z.string(), plants: z.array(plantSchema) }),
+  // Each plant checked by `checkedPlant`: the same schema, with a quick path for the common case.
+  z.object({ t: z.literal('plants'), tenant: z.string(), plants: z.array(z.unknown()) }),
   z.object({ t: z.literal('create'), tenant: z.string(), plant: plantSchema }),
   z.object({ t: z.literal('delete'), tenant: z.string(), id: z.number() }),
   z.object({ t: z.literal('reset'), tenant: z.string() }),
@@ -106,8 +108,8 @@ interface Replayed {
 }
 
 /**
- * The state file as an append-only log. {@link persist} is the store's
- * write-through hook: each change is appended and flushed to disk
+ * The state file as an append-only log. {@link record} is the store's
+ * {@link RecordChange} hook: each change is appended and flushed to disk
  * (`fdatasync`) before it resolves, the changes arriving meanwhile
  * together (one flush for all of them). Once the log has grown past its
  * last compacted size (and 256 KiB) it is compacted: the store's tenants
@@ -116,7 +118,7 @@ interface Replayed {
  *
  * @example
  * const { log, saved } = await StateLog.open('.sandbox-state.jsonl', { generatePlants, warn: console.warn })
- * const store = createPlantStore({ persist: log.persist })
+ * const store = createPlantStore({ record: log.record })
  * if (saved) await store.restoreTenants(saved)
  * await log.start(() => store.savedTenants())
  */
@@ -180,7 +182,7 @@ export class StateLog {
    * The store's write-through hook: resolves once the change is on disk;
    * rejects with `storage_unavailable` (503) when it could not be written.
    */
-  readonly persist = (change: StoreChange): Promise<void> => {
+  readonly record: RecordChange = (change) => {
     if (this.#broken) return Promise.reject(unavailable(this.#broken))
     for (const line of recordsOf(change)) this.#lines.push(line)
     const written = new Promise<void>((resolve, reject) => this.#waiting.push({ resolve, reject }))
@@ -336,7 +338,7 @@ function unavailable(cause: Error): PlantStoreError {
 }
 
 /** A store's change as the log's lines. */
-function recordsOf(change: StoreChange): string[] {
+function recordsOf(change: RecordedChange): string[] {
   switch (change.kind) {
     case 'create':
       return [JSON.stringify({ t: 'create', tenant: change.tenantId, plant: change.plant })]
@@ -406,10 +408,16 @@ async function replay(
     // A write racing its tenant's removal may follow it: it changes nothing, as it did in memory.
     if (!tenant) return
     switch (record.t) {
-      case 'plants':
+      case 'plants': {
+        const plants = plantsOf(tenant)
+        for (const value of record.plants) {
+          const plant = checkedPlant(value)
+          plants.set(plant.id, plant)
+        }
+        return
+      }
       case 'create':
-        for (const plant of record.t === 'plants' ? record.plants : [record.plant])
-          plantsOf(tenant).set(plant.id, plant)
+        plantsOf(tenant).set(record.plant.id, record.plant)
         return
       case 'delete':
         plantsOf(tenant).delete(record.id)
@@ -454,7 +462,12 @@ async function replay(
       const record = recordSchema.safeParse(value)
       if (!record.success)
         throw new StateFileError(path, `line ${line} is not a state record (${describe(record.error)})`)
-      apply(record.data)
+      try {
+        apply(record.data)
+      } catch (error) {
+        if (!(error instanceof InvalidRecord)) throw error
+        throw new StateFileError(path, `line ${line} is not a state record (plants: ${error.message})`)
+      }
     }
     length = end
   }
@@ -468,6 +481,36 @@ async function replay(
   }))
   return { saved, length, torn: unreadable?.line, legacy: false }
 }
+
+/**
+ * A plant of a `plants` record, checked by {@link plantSchema}; one with no
+ * other fields, an integer id in range and a name and tag whose UTF-16
+ * lengths are within the code point limits (so their code point counts are
+ * too) passes without it: the schema costs more than reading the file.
+ */
+function checkedPlant(value: unknown): StoredPlant {
+  if (typeof value === 'object' && value !== null) {
+    const { id, name, tag, ...rest } = value as Record<string, unknown>
+    if (
+      Number.isInteger(id) &&
+      (id as number) >= contract.id.minimum &&
+      (id as number) <= contract.id.maximum &&
+      typeof name === 'string' &&
+      name.length >= contract.name.minLength &&
+      name.length <= contract.name.maxLength &&
+      (tag === undefined || (typeof tag === 'string' && tag.length <= contract.tag.maxLength)) &&
+      Object.keys(rest).length === 0
+    ) {
+      return value as StoredPlant
+    }
+  }
+  const result = plantSchema.safeParse(value)
+  if (!result.success) throw new InvalidRecord(describe(result.error))
+  return result.data
+}
+
+/** A record whose JSON parsed but whose content is not what the log writes. */
+class InvalidRecord extends Error {}
 
 /** The tenants of a version 1 state file. */
 function legacyTenants({ store, provisioned }: z.output<typeof legacySchema>): SavedTenant[] {
