@@ -80,7 +80,8 @@ describe('--state-file survives kill -9', () => {
           const created = await fetch(`${first.url}/plants`, {
             method: 'POST',
             headers: { ...bearer(write), ...json },
-            body: JSON.stringify({ id, name: `Plant ${id}` }),
+            // Long names: the log passes its compaction size sooner.
+            body: JSON.stringify({ id, name: `Plant ${id} `.padEnd(200, '~') }),
           })
           if (created.status === 200) seen.created.add(id)
           await created.body?.cancel()
@@ -100,7 +101,7 @@ describe('--state-file survives kill -9', () => {
     // Kill after the log was compacted once (it shrinks) and has grown again, while every worker has a request in flight.
     let largest = 0
     let compacted = false
-    const deadline = Date.now() + 15_000
+    const deadline = Date.now() + 20_000
     for (;;) {
       const { size } = await stat(stateFile)
       compacted ||= size < largest
@@ -114,8 +115,7 @@ describe('--state-file survives kill -9', () => {
     stopped = true
     await Promise.all(workers)
     const creates = acknowledged.reduce((sum, { created }) => sum + created.size, 0)
-    expect(creates).toBeGreaterThan(1_000)
-    console.log('creates', creates, 'deletes', acknowledged.reduce((sum, { deleted }) => sum + deleted.size, 0), 'provisioned', provisionedLater.length)
+    expect(creates).toBeGreaterThan(500)
 
     const second = await startBin(stateFile)
     try {
