@@ -241,3 +241,40 @@ describe('a large world', () => {
     }
   }, 30_000)
 })
+
+describe('a state file of the earlier format', () => {
+  test('one JSON document (version 1) is loaded and rewritten as a log', async () => {
+    const stateFile = join(directory, 'version-1.json')
+    const tenant = {
+      id: 'old',
+      name: 'Saved before',
+      seed: 1,
+      seedPlants: 0,
+      quota: 10_000,
+      users: [
+        {
+          id: 'old.write',
+          name: 'Gardener',
+          tokens: [{ token: 'psm_old', scopes: ['plants:read', 'plants:write'], expiresAt: null }],
+        },
+      ],
+      plants: [{ id: 9, name: 'Old fern', tag: 'fern' }],
+    }
+    const document = {
+      format: 'plant-store-mock/state',
+      version: 1,
+      savedAt: new Date().toISOString(),
+      provisioned: [],
+      store: { tenants: [tenant] },
+    }
+    await writeFile(stateFile, `${JSON.stringify(document)}\n`)
+    const sandbox = await startBin(stateFile)
+    try {
+      expect([...(await plantIds(sandbox.url, 'psm_old'))]).toEqual([9])
+      const [header] = (await readFile(stateFile, 'utf8')).split('\n')
+      expect(JSON.parse(header ?? '')).toMatchObject({ format: 'plant-store-mock/state', version: 2 })
+    } finally {
+      expect(await sandbox.stop()).toBe(0)
+    }
+  })
+})
