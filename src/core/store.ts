@@ -296,7 +296,9 @@ export class PlantStore {
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
     await this.#settle()
     this.#insert(this.#tenant(spec), true)
-    await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () => this.#tenants.remove(id))
+    await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () =>
+      this.#tenants.remove(id),
+    )
     return answer
   }
 
@@ -498,7 +500,6 @@ export class PlantStore {
     for (const tenantId of tenantIds) this.#record?.({ kind: 'remove', tenantId }).catch(() => undefined)
     return tenantIds
   }
-
 
   /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
   #tenant(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>): Tenant {

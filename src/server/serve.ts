@@ -87,8 +87,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         warn: (message) => (eventLog ? eventLog.warn({ stateFile }, message) : process.emitWarning(message)),
       })
     : undefined
-  const store =
-    options.store ?? createPlantStore({ ...options, persist: replica?.persist, record: opened?.log.record })
+  const store = options.store ?? createPlantStore({ ...options, persist: replica?.persist, record: opened?.log.record })
   if (opened?.saved) {
     await store.restoreTenants(opened.saved)
     eventLog?.info({ stateFile, tenants: opened.saved.length }, 'state loaded')
