@@ -237,8 +237,6 @@ export class StateLog {
       const due = this.#appended > Math.max(minCompactionBytes, this.#baseBytes)
       if ((this.#compactRequested || due) && !this.#broken && this.#source) {
         this.#compactRequested = false
-        // The writes just acknowledged change memory in their continuations: let them run before reading it.
-        await new Promise((resolve) => setImmediate(resolve))
         try {
           await this.#compact(this.#source)
         } catch (error) {
@@ -274,9 +272,12 @@ export class StateLog {
   /**
    * Writes the store's tenants to a temporary file beside the log, a record
    * at a time in chunks of about 1 MiB, flushes it, renames it over the log
-   * (and flushes the folder), then appends there. Runs while no write is in
-   * flight: writes arriving meanwhile wait for it, so memory only changes by
-   * removals (which replay as no-ops when the tenant is already gone).
+   * (and flushes the folder), then appends there. Memory goes on changing
+   * meanwhile (the answers wait): each change made during it is also in the
+   * records appended after it, and every record replays as a blind write (a
+   * plant set or removed, a tenant put in place or removed, a reset), so
+   * replaying them over tenants that already hold some of them gives the
+   * same state.
    */
   async #compact(source: () => Iterable<SavedTenant>): Promise<void> {
     const temporary = join(dirname(this.#path), `.${basename(this.#path)}.${process.pid}.tmp`)
