@@ -96,7 +96,7 @@ export interface StateLogOptions {
 /** What {@link StateLog.open} found. */
 export interface OpenedStateLog {
   readonly log: StateLog
-  /** The tenants the file holds; `undefined` when there was no file yet. */
+  /** The tenants the file holds; `undefined` when there was no file yet (or an empty one). */
   readonly saved: readonly SavedTenant[] | undefined
 }
 
@@ -163,6 +163,11 @@ export class StateLog {
       return { log: new StateLog(path, undefined, 0, true), saved: undefined }
     }
     try {
+      // An empty file (made with `touch`, say) holds nothing to lose: a new one is written in its place.
+      if ((await file.stat()).size === 0) {
+        await file.close()
+        return { log: new StateLog(path, undefined, 0, true), saved: undefined }
+      }
       const { saved, length, torn, legacy } = await replay(path, options.generatePlants)
       if (torn !== undefined) {
         options.warn(
@@ -472,7 +477,6 @@ async function replay(
     }
     length = end
   }
-  if (line === 0) throw new StateFileError(path, 'it is empty')
   if (unreadable?.line === 1) throw new StateFileError(path, unreadable.reason)
   if (legacy) return { saved: legacy, length, torn: undefined, legacy: true }
   const saved = [...tenants.values()].map(({ spec, plants, provisioned }) => ({

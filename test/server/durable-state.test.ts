@@ -187,6 +187,19 @@ describe('a damaged state file', () => {
     }
   }, 30_000)
 
+  test('an empty file (made with touch) is a new state file', async () => {
+    const stateFile = join(directory, 'touched.jsonl')
+    await writeFile(stateFile, '')
+    const sandbox = await startBin(stateFile)
+    try {
+      expect((await plantIds(sandbox.url, 'psm_acme_read')).size).toBe(5)
+      const [header] = (await readFile(stateFile, 'utf8')).split('\n')
+      expect(JSON.parse(header ?? '')).toMatchObject({ format: 'plant-store-mock/state', version: 2 })
+    } finally {
+      expect(await sandbox.stop()).toBe(0)
+    }
+  })
+
   test('a damaged record before the last refuses the start with one line and exit code 1, the file untouched', async () => {
     const stateFile = join(directory, 'damaged.jsonl')
     const first = await startBin(stateFile)
