@@ -201,8 +201,15 @@ export class StateLog {
    * that the file holds the whole state before anything is appended.
    */
   async start(source: () => Iterable<SavedTenant>): Promise<void> {
+    if (this.#compactRequested) {
+      this.#compactRequested = false
+      try {
+        await this.#compact(source)
+      } catch (error) {
+        throw new StateFileError(this.#path, `it cannot be written (${(error as Error).message})`)
+      }
+    }
     this.#source = source
-    await this.#run()
   }
 
   /** Waits for the writes under way, compacts if anything was appended (a quick next start), and closes the file. */
@@ -226,7 +233,7 @@ export class StateLog {
   async #write(): Promise<void> {
     // Let the changes of this turn of the event loop join the first write.
     await new Promise((resolve) => setImmediate(resolve))
-    while (this.#lines.length > 0 || this.#compactRequested) {
+    while (this.#lines.length > 0 || (this.#compactRequested && this.#source && !this.#broken)) {
       if (this.#lines.length > 0) {
         const lines = this.#lines
         const waiting = this.#waiting
@@ -249,7 +256,7 @@ export class StateLog {
           this.#appended = 0
           process.emitWarning(`plant-store-mock: compacting ${this.#path} failed: ${(error as Error).message}`)
         }
-      } else this.#compactRequested = false
+      }
     }
   }
 
