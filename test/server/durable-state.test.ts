@@ -252,7 +252,7 @@ describe('a large world', () => {
       second.child.kill('SIGKILL')
       await second.stop()
     }
-  }, 30_000)
+  }, 60_000)
 })
 
 describe('a state file of the earlier format', () => {
