@@ -91,7 +91,7 @@ describe('--state-file survives kill -9', () => {
             if (deleted.status === 204) seen.deleted.add(id)
             await deleted.body?.cancel()
           }
-          if (n % 50 === 25) provisionedLater.push(await provision(first.url))
+          if (n % 200 === 100) provisionedLater.push(await provision(first.url))
         } catch {
           return // the sandbox was killed: this request was never acknowledged
         }
