@@ -331,11 +331,24 @@ export class StateLog {
   }
 }
 
-/** Flushes a folder, so that a rename in it survives a crash of the machine. */
+/**
+ * Flushes a folder, so that a rename in it survives a crash of the machine.
+ * Where folders cannot be opened or flushed (Windows, some network file
+ * systems) the rename is left to the file system.
+ */
 async function syncFolder(path: string): Promise<void> {
-  const folder = await open(path, 'r')
+  if (process.platform === 'win32') return
+  let folder: FileHandle
+  try {
+    folder = await open(path, 'r')
+  } catch {
+    return
+  }
   try {
     await folder.sync()
+  } catch (error) {
+    if (!['EINVAL', 'EISDIR', 'EPERM', 'EBADF', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      throw error
   } finally {
     await folder.close()
   }
