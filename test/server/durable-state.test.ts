@@ -2,13 +2,15 @@
  * `--state-file` as a crash sees it: the built bin (dist/sandbox/cli.js)
  * killed with SIGKILL in the middle of concurrent writes keeps every write it
  * acknowledged, a torn last record is dropped with a warning, and a large
- * world is written and read record by record.
+ * world is written and read record by record. And a change the store's
+ * `record` hook refuses (as the state file does when the disk fails) is undone.
  */
 import { spawnSync } from 'node:child_process'
 import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createPlantStore } from 'plant-store-mock'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningCli, startCommand } from '../reliability/cli.ts'
 
@@ -297,5 +299,30 @@ describe('a state file of the earlier format', () => {
     } finally {
       expect(await sandbox.stop()).toBe(0)
     }
+  })
+})
+
+describe('a change the record hook refuses (what a disk that fails does to the state file)', () => {
+  test('is undone: a create, a delete, a provisioning and a tenant deletion change nothing', async () => {
+    let refuse = false
+    const store = createPlantStore({
+      record: async () => {
+        if (refuse) throw new Error('disk full')
+      },
+    })
+    await store.ready
+    const ids = () => store.listPlants('acme').map(({ id }) => id)
+    const before = ids()
+    refuse = true
+    await expect(store.addPlant('acme', { id: 900, name: 'Fern' })).rejects.toThrow('disk full')
+    await expect(store.deletePlant('acme', before[0] ?? 0)).rejects.toThrow('disk full')
+    expect(new Set(ids())).toEqual(new Set(before))
+    await expect(store.provisionTenant({ plants: 1, seed: 1 })).rejects.toThrow('disk full')
+    expect(store.provisionedTenants()).toEqual([])
+    refuse = false
+    const { tenant } = await store.provisionTenant({ plants: 1, seed: 1 })
+    refuse = true
+    await expect(store.deleteTenant(tenant)).rejects.toThrow('disk full')
+    expect(store.hasTenant(tenant)).toBe(true)
   })
 })
