@@ -9,6 +9,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
   now?: () => number
   /** Writes each change through to durable storage before it is applied (see `PlantStoreOptions.persist`). */
   persist?: PlantStoreOptions['persist']
+  /** Appends each change to an ordered log as it is made (see `PlantStoreOptions.record`). */
+  record?: PlantStoreOptions['record']
 }
 
 /**
@@ -22,6 +24,6 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  const { world = buildWorld(options), quota, now, persist } = options
-  return new PlantStore({ generatePlants, world, quota, now, persist })
+  const { world = buildWorld(options), quota, now, persist, record } = options
+  return new PlantStore({ generatePlants, world, quota, now, persist, record })
 }

@@ -174,7 +174,7 @@ function sandboxCommand(): Command {
     sandboxOption('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)').argParser(delay),
     sandboxOption(
       '--state-file <file>',
-      'load the whole state from this file at start, write it there on shutdown',
+      'keep the whole state in this file: loaded at start, each write on disk before it is answered',
     ).argParser(fileInWritableFolder),
     sandboxOption(
       '--ready-file <file>',

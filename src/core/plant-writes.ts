@@ -1,6 +1,6 @@
 import { PlantStoreError } from './errors.ts'
 import { keyedQueue } from './keyed-queue.ts'
-import type { StoredPlant } from './schemas.ts'
+import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
 import type { Tenant } from './tenants.ts'
 
 /** A write to a tenant's plants, as a write-through hook (`PlantStoreOptions.persist`) receives it. */
@@ -11,6 +11,58 @@ export type StoreChange =
 
 /** Writes a change through to durable storage before it is applied; a rejection changes nothing. */
 export type Persist = (change: StoreChange) => Promise<void>
+
+/**
+ * A change to the store's tenants: one put in place (provisioned, added, or
+ * replaced) from its checked spec, with exactly `plants` when given (else its
+ * seeded plants); one removed (deleted, expired, evicted); or the whole
+ * store replaced by a world (`load`, `reset`).
+ */
+export type TenantLifecycleChange =
+  | {
+      readonly kind: 'tenant'
+      readonly tenantId: string
+      readonly spec: CheckedTenantSpec
+      readonly plants?: readonly StoredPlant[] | undefined
+      readonly provisioned: boolean
+    }
+  | { readonly kind: 'remove'; readonly tenantId: string }
+  | { readonly kind: 'world'; readonly tenants: readonly CheckedTenantSpec[] }
+
+/** Every change a {@link RecordChange} hook receives: writes to plants and to tenants. */
+export type RecordedChange = StoreChange | TenantLifecycleChange
+
+/**
+ * Appends a change to an ordered log (the sandbox's state file) as it is
+ * made: it must take the change before it returns, so the log holds changes
+ * in the order memory saw them. The store applies the change at once and
+ * answers once the promise resolves (the change is on disk); when it
+ * rejects, the change is undone and the rejection is the answer. Since it
+ * waits outside the tenant's order, a tenant's writes share their flushes.
+ */
+export type RecordChange = (change: RecordedChange) => Promise<void>
+
+/**
+ * Records a change just applied with a {@link RecordChange} hook (if any),
+ * and undoes it when that fails.
+ *
+ * @example
+ * const stored = plants.add(plant)
+ * await recorded(record, { kind: 'create', tenantId, plant }, () => plants.delete(plant.id))
+ */
+export async function recorded(
+  record: RecordChange | undefined,
+  change: RecordedChange,
+  undo: () => unknown,
+): Promise<void> {
+  if (!record) return
+  try {
+    await record(change)
+  } catch (error) {
+    undo()
+    throw error
+  }
+}
 
 /**
  * The writes to tenants' plants, each checked against the tenant's rules
@@ -26,12 +78,14 @@ export type Persist = (change: StoreChange) => Promise<void>
 export class PlantWrites {
   readonly #tenant: (tenantId: string) => Tenant
   readonly #persist: Persist | undefined
+  readonly #record: RecordChange | undefined
   /** A tenant's persisted writes run one after another. */
   readonly #queue = keyedQueue()
 
-  constructor(tenant: (tenantId: string) => Tenant, persist?: Persist) {
+  constructor(tenant: (tenantId: string) => Tenant, hooks: { persist?: Persist; record?: RecordChange } = {}) {
     this.#tenant = tenant
-    this.#persist = persist
+    this.#persist = hooks.persist
+    this.#record = hooks.record
   }
 
   /**
@@ -50,8 +104,11 @@ export class PlantWrites {
         )
       }
       // Only awaited when there is a hook: without one the checks and the write stay in one turn.
-      if (this.#persist) await this.#persist({ kind: 'create', tenantId, plant })
-      return plants.add(plant)
+      const change = { kind: 'create', tenantId, plant } as const
+      if (this.#persist) await this.#persist(change)
+      const stored = plants.add(plant)
+      await recorded(this.#record, change, () => plants.delete(plant.id))
+      return stored
     })
   }
 
@@ -60,8 +117,12 @@ export class PlantWrites {
     return this.#serially(tenantId, async () => {
       const { plants } = this.#tenant(tenantId)
       if (!plants.has(id)) return undefined
-      if (this.#persist) await this.#persist({ kind: 'delete', tenantId, id })
-      return plants.delete(id)
+      const change = { kind: 'delete', tenantId, id } as const
+      if (this.#persist) await this.#persist(change)
+      const deleted = plants.delete(id)
+      // Undone, it comes back last: a failed write to disk is rare enough not to keep its place for it.
+      await recorded(this.#record, change, () => deleted && plants.add(deleted))
+      return deleted
     })
   }
 
@@ -73,8 +134,10 @@ export class PlantWrites {
     return this.#serially(tenantId, async () => {
       const tenant = this.#tenant(tenantId)
       const reseeded = reseed(tenant)
-      if (this.#persist) await this.#persist({ kind: 'reset', tenantId, plants: reseeded.plants.list() })
+      const change = { kind: 'reset', tenantId, plants: reseeded.plants.list() } as const
+      if (this.#persist) await this.#persist(change)
       swap(tenant, reseeded)
+      await recorded(this.#record, change, () => swap(reseeded, tenant))
     })
   }
 

@@ -1,5 +1,5 @@
 import { contract } from '../generated/contract.ts'
-import { type Persist, PlantWrites } from './plant-writes.ts'
+import { type Persist, PlantWrites, type RecordChange, recorded } from './plant-writes.ts'
 import { randomId } from './random.ts'
 import {
   type CheckedTenantSpec,
@@ -24,7 +24,13 @@ import {
 } from './tenants.ts'
 import { ExpiredTokens, type Principal } from './tokens.ts'
 
-export type { StoreChange } from './plant-writes.ts'
+export type {
+  Persist,
+  RecordChange,
+  RecordedChange,
+  StoreChange,
+  TenantLifecycleChange,
+} from './plant-writes.ts'
 export {
   type PlantGenerator,
   type ProvisionedTenant,
@@ -51,6 +57,27 @@ export interface PlantStoreOptions {
    * answer. Without it, writes only change memory (as they always have).
    */
   persist?: Persist
+  /**
+   * Appends every change to an ordered log (the sandbox's state file) as it
+   * is made, see {@link RecordChange}: writes to plants, provisioning,
+   * {@link PlantStore.deleteTenant}, {@link PlantStore.load} and
+   * {@link PlantStore.reset} answer once it resolves, and are undone when it
+   * rejects; the removals the store makes on its own (expiry, eviction,
+   * {@link PlantStore.removeTenant}) are recorded with nothing to wait for.
+   * The world the store is set up with and {@link PlantStore.restoreTenants}
+   * are not recorded: they are where the store starts, or come from the log.
+   */
+  record?: RecordChange
+}
+
+/**
+ * A tenant as durable storage holds it: its checked spec, exactly its plants
+ * (absent: its seeded ones) and whether it was provisioned.
+ */
+export interface SavedTenant {
+  readonly spec: CheckedTenantSpec
+  readonly plants?: Iterable<StoredPlant> | undefined
+  readonly provisioned: boolean
 }
 
 /**
@@ -75,6 +102,7 @@ export class PlantStore {
   readonly #generatePlants: PlantGenerator
   readonly #now: () => number
   readonly #writes: PlantWrites
+  readonly #record: RecordChange | undefined
   #tenants = new Tenants()
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly CheckedTenantSpec[] = []
@@ -91,11 +119,13 @@ export class PlantStore {
     this.#generatePlants = options.generatePlants
     this.#now = options.now ?? Date.now
     this.defaultQuota = options.quota ?? contract.defaultQuota
-    this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options.persist)
+    this.#record = options.record
+    this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options)
     if (options.world) {
       this.#world = worldSchema.parse(options.world)
-      // Reported through `ready` (and to every request); never an unhandled rejection.
-      this.#loadChecked(this.#world).catch((error: unknown) => {
+      // Reported through `ready` (and to every request); never an unhandled rejection. Not written through: the
+      // world a store is set up with is not a change.
+      this.#loadChecked(this.#world, false).catch((error: unknown) => {
         this.#failure = { error }
       })
     }
@@ -121,18 +151,26 @@ export class PlantStore {
 
   /** Replaces everything with these tenants; requests wait until it is done. {@link reset} still returns to the set-up world. */
   load(world: readonly TenantSpec[]): Promise<void> {
-    return this.#loadChecked(worldSchema.parse(world))
+    return this.#loadChecked(worldSchema.parse(world), true)
   }
 
   /** Puts the whole store back to the world it was set up with, whatever was loaded since. */
   reset(): Promise<void> {
     // Checked when the store was set up (or restored): not parsed again.
-    return this.#loadChecked(this.#world)
+    return this.#loadChecked(this.#world, true)
   }
 
-  /** Replaces everything with a world already checked by {@link worldSchema}. */
-  #loadChecked(world: readonly CheckedTenantSpec[]): Promise<void> {
-    return this.#enqueue(() => this.#build(world.map((spec) => ({ spec }))))
+  /** Replaces everything with a world already checked by {@link worldSchema}, recorded when asked. */
+  #loadChecked(world: readonly CheckedTenantSpec[], record: boolean): Promise<void> {
+    return this.#enqueue(async () => {
+      const previous = this.#tenants
+      const tenants = this.#built(world.map((spec) => ({ spec })))
+      this.#swap(tenants)
+      if (!record) return
+      await recorded(this.#record, { kind: 'world', tenants: world }, () => {
+        if (this.#tenants === tenants) this.#tenants = previous
+      })
+    })
   }
 
   /**
@@ -143,26 +181,77 @@ export class PlantStore {
    */
   restore(snapshot: StoreSnapshot, provisioned: readonly string[] = []): Promise<void> {
     const isProvisioned = new Set(provisioned)
-    const tenants = snapshot.tenants.map(({ seedPlants, plants, ...tenant }) => ({
-      spec: tenantSpecSchema.parse({ ...tenant, plants: seedPlants }),
-      plants,
-      provisioned: isProvisioned.has(tenant.id),
-    }))
+    return this.restoreTenants(
+      snapshot.tenants.map(({ seedPlants, plants, ...tenant }) => ({
+        spec: tenantSpecSchema.parse({ ...tenant, plants: seedPlants }),
+        plants,
+        provisioned: isProvisioned.has(tenant.id),
+      })),
+    )
+  }
+
+  /**
+   * Replaces everything with tenants as durable storage holds them (e.g. the
+   * sandbox's state file), in order; not written through, since that is
+   * where they come from. The ones not provisioned become the world
+   * {@link reset} returns to.
+   *
+   * @example
+   * await store.restoreTenants([{ spec, plants: [{ id: 1, name: 'Fern' }], provisioned: false }])
+   */
+  restoreTenants(tenants: readonly SavedTenant[]): Promise<void> {
     return this.#enqueue(async () => {
-      await this.#build(tenants)
+      this.#swap(this.#built(tenants))
       this.#world = tenants.filter((tenant) => !tenant.provisioned).map(({ spec }) => spec)
     })
   }
 
-  /** Adds a tenant with its users, tokens and seeded plants (for provider states and tests). */
-  async addTenant(spec: TenantSpec): Promise<void> {
-    await this.#settle()
-    this.#insert(this.#tenant(tenantSpecSchema.parse(spec)), false)
+  /**
+   * Every tenant as durable storage would hold it, in creation order, read
+   * one at a time (a world of any size is never copied whole): what the
+   * sandbox's state file writes when it compacts.
+   */
+  *savedTenants(): Generator<SavedTenant> {
+    for (const { id, name, seed, seedPlants, quota, users, plants } of this.#tenants.all()) {
+      const spec: CheckedTenantSpec = { id, name, seed, plants: seedPlants, quota, users }
+      yield { spec, plants: plants.all(), provisioned: this.#tenants.isProvisioned(id) }
+    }
   }
 
-  /** Removes a tenant with its users, tokens and plants: its tokens stop working at once. */
+  /** Adds a tenant with its users, tokens and seeded plants (for provider states and tests). */
+  async addTenant(spec: TenantSpec): Promise<void> {
+    const checked = tenantSpecSchema.parse(spec)
+    await this.#settle()
+    this.#insert(this.#tenant(checked), false)
+    await recorded(this.#record, { kind: 'tenant', tenantId: checked.id, spec: checked, provisioned: false }, () =>
+      this.#tenants.remove(checked.id),
+    )
+  }
+
+  /**
+   * Removes a tenant with its users, tokens and plants: its tokens stop
+   * working at once (written through just after, see {@link deleteTenant}).
+   */
   removeTenant(tenantId: string): boolean {
-    return this.#tenants.remove(tenantId) !== undefined
+    const removed = this.#tenants.remove(tenantId) !== undefined
+    if (removed) this.#recordRemovals([tenantId])
+    return removed
+  }
+
+  /**
+   * Removes a tenant for good, like {@link removeTenant}, and settles once
+   * that is recorded (what `DELETE /__sandbox/tenants/{id}` answers after);
+   * when recording fails the tenant is put back. Answers whether there was one.
+   *
+   * @example
+   * await store.deleteTenant('t_0123456789ab') // true
+   */
+  async deleteTenant(tenantId: string): Promise<boolean> {
+    const provisioned = this.#tenants.isProvisioned(tenantId)
+    const tenant = this.#tenants.remove(tenantId)
+    if (!tenant) return false
+    await recorded(this.#record, { kind: 'remove', tenantId }, () => this.#insert(tenant, provisioned))
+    return true
   }
 
   /**
@@ -204,8 +293,12 @@ export class PlantStore {
     const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
     const expiresAt = options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs
     const answer = provisionedTenant(id, tokens, options, expiresAt)
+    const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
     await this.#settle()
-    this.#insert(this.#tenant(provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })), true)
+    this.#insert(this.#tenant(spec), true)
+    await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () =>
+      this.#tenants.remove(id),
+    )
     return answer
   }
 
@@ -219,7 +312,7 @@ export class PlantStore {
   removeExpired(): string[] {
     const expired = this.#tenants.removeExpired(this.#now())
     for (const { users } of expired) this.#expiredTokens.remember(users)
-    return expired.map(({ id }) => id)
+    return this.#recordRemovals(expired.map(({ id }) => id))
   }
 
   /** When the next provisioned tenant expires (epoch ms), or `undefined` when none has a time-to-live. */
@@ -249,7 +342,7 @@ export class PlantStore {
    * const evicted = store.makeRoom(100, 600_000) // then provisionTenant
    */
   makeRoom(max: number, idleMs: number): string[] {
-    return this.#tenants.makeRoom(max, idleMs, this.#now())
+    return this.#recordRemovals(this.#tenants.makeRoom(max, idleMs, this.#now()))
   }
 
   /**
@@ -260,7 +353,7 @@ export class PlantStore {
    * Returns the evicted ids.
    */
   evictIdle(max: number): string[] {
-    return this.#tenants.evictIdle(max)
+    return this.#recordRemovals(this.#tenants.evictIdle(max))
   }
 
   /** Whether a tenant exists. */
@@ -335,10 +428,14 @@ export class PlantStore {
    * await store.putTenant({ ...tenant, plants: seedPlants }, { plants, provisioned: true })
    */
   async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
-    const tenant = this.#tenant(tenantSpecSchema.parse(spec), options.plants)
+    const checked = tenantSpecSchema.parse(spec)
+    const tenant = this.#tenant(checked, options.plants)
     await this.#settle()
-    this.removeTenant(tenant.id)
+    this.#tenants.remove(tenant.id)
     this.#insert(tenant, options.provisioned)
+    const { plants, provisioned } = options
+    // Not undone: the tenant it replaced is gone from the log's point of view either way.
+    await this.#record?.({ kind: 'tenant', tenantId: tenant.id, spec: checked, plants, provisioned })
   }
 
   /** Puts one tenant's plants back to its seeded state. */
@@ -376,25 +473,36 @@ export class PlantStore {
     return this.#queue.catch(() => undefined)
   }
 
-  /** Builds a whole new state aside, then swaps it in. */
-  async #build(
-    tenants: ReadonlyArray<{ spec: CheckedTenantSpec; plants?: readonly StoredPlant[]; provisioned?: boolean }>,
-  ): Promise<void> {
-    const previous = this.#tenants
-    this.#tenants = new Tenants()
-    try {
-      for (const { spec, plants, provisioned = false } of tenants) {
-        this.#insert(this.#tenant(spec, plants), provisioned)
-      }
-      this.#failure = undefined
-    } catch (error) {
-      this.#tenants = previous
-      throw error
-    }
+  /** Builds a whole new state aside (a failure changes nothing), to {@link #swap} in. */
+  #built(
+    tenants: ReadonlyArray<{
+      spec: CheckedTenantSpec
+      plants?: Iterable<StoredPlant> | undefined
+      provisioned?: boolean
+    }>,
+  ): Tenants {
+    const built = new Tenants()
+    const now = this.#now()
+    for (const { spec, plants, provisioned = false } of tenants)
+      built.insert(this.#tenant(spec, plants), { provisioned, now })
+    return built
+  }
+
+  /** Puts a state built by {@link #built} in place. */
+  #swap(tenants: Tenants): void {
+    this.#tenants = tenants
+    this.#failure = undefined
+  }
+
+  /** Records removals the store has made on its own (nothing waits for them), in order; answers their ids. */
+  #recordRemovals(tenantIds: string[]): string[] {
+    // A write that fails surfaces in the writes after it (the state file refuses them): nothing to report here.
+    for (const tenantId of tenantIds) this.#record?.({ kind: 'remove', tenantId }).catch(() => undefined)
+    return tenantIds
   }
 
   /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
-  #tenant(spec: CheckedTenantSpec, plants?: readonly StoredPlant[]): Tenant {
+  #tenant(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>): Tenant {
     return buildTenant(spec, { generatePlants: this.#generatePlants, defaultQuota: this.defaultQuota }, plants)
   }
 

@@ -65,7 +65,7 @@ export interface Tenant {
 export function buildTenant(
   spec: CheckedTenantSpec,
   { generatePlants, defaultQuota }: { generatePlants: PlantGenerator; defaultQuota: number },
-  plants?: readonly StoredPlant[],
+  plants?: Iterable<StoredPlant>,
 ): Tenant {
   const { id, name, seed, plants: seedPlants, quota = defaultQuota, users } = spec
   const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }

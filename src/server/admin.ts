@@ -235,7 +235,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
         )
       }
       await options.replica?.deleteTenant(tenantId)
-      store.removeTenant(tenantId)
+      await store.deleteTenant(tenantId)
       forget([tenantId])
       options.onRemoved?.([tenantId], 'deleted')
       return noContent

@@ -1,11 +1,12 @@
 import type { RequestListener, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { generatePlants } from '../../fixtures/world.ts'
 import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
-import { readStateFile, writeStateFile } from './state-file.ts'
+import { StateLog } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
 
 // Through `getBuiltinModule`, not an `import`: the ESM face of `node:http` reads every export, among them
@@ -17,7 +18,11 @@ export interface StartSandboxOptions extends CreateAppOptions {
   host?: string
   /** Port to listen on; `0` picks a free one (default 4010). */
   port?: number
-  /** Load the whole state from this file at start (if it exists) and write it there on {@link RunningSandbox.close}. */
+  /**
+   * Keep the whole state in this file: loaded at start (if it exists), each
+   * write on disk before it is answered, compacted on {@link RunningSandbox.close}.
+   * The sandbox makes its store then: not with `store`.
+   */
   stateFile?: string
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
@@ -39,7 +44,7 @@ export interface RunningSandbox {
   /**
    * Stops accepting connections, lets in-flight requests finish (cutting
    * them after the shutdown timeout), waits briefly for webhook deliveries,
-   * then writes the state file if one is configured.
+   * then compacts and closes the state file if one is configured.
    */
   close(): Promise<void>
 }
@@ -70,15 +75,25 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const replica = options.cluster
     ? await (await import('../cluster/replica.ts')).Replica.join(options.cluster, options)
     : undefined
-  const store = options.store ?? createPlantStore(replica?.persist ? { ...options, persist: replica.persist } : options)
-  if (options.stateFile) {
-    const saved = await readStateFile(options.stateFile)
-    if (saved) {
-      await store.restore(saved.snapshot, saved.provisioned)
-      options.eventLog?.info({ stateFile: options.stateFile, tenants: saved.snapshot.tenants.length }, 'state loaded')
-    }
+  if (options.stateFile && options.store) {
+    throw new TypeError(
+      'startSandbox: `stateFile` writes through the store the sandbox makes: give `world`, not `store`.',
+    )
+  }
+  const { eventLog, stateFile } = options
+  const opened = stateFile
+    ? await StateLog.open(stateFile, {
+        generatePlants,
+        warn: (message) => (eventLog ? eventLog.warn({ stateFile }, message) : process.emitWarning(message)),
+      })
+    : undefined
+  const store = options.store ?? createPlantStore({ ...options, persist: replica?.persist, record: opened?.log.record })
+  if (opened?.saved) {
+    await store.restoreTenants(opened.saved)
+    eventLog?.info({ stateFile, tenants: opened.saved.length }, 'state loaded')
   }
   await store.ready // a world that cannot be loaded stops the start here
+  await opened?.log.start(() => store.savedTenants())
   const parts = sandboxParts({ ...options, store, replica })
   const loadApp = async () => (await import('./app.ts')).appOf(parts, options)
   const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
@@ -98,9 +113,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       await stopListening(server, options.shutdownTimeoutMs ?? 10_000)
       await options.webhook?.drain(2_000)
       await replica?.close()
-      if (options.stateFile) {
-        await writeStateFile(options.stateFile, store)
-        options.eventLog?.info({ stateFile: options.stateFile }, 'state saved')
+      if (opened) {
+        await opened.log.close()
+        eventLog?.info({ stateFile }, 'state saved')
       }
     })()
     return closing

@@ -285,11 +285,14 @@ describe('shutdown and the state file', () => {
     const answers = await Promise.all(inFlight)
     for (const answer of answers) expect(answer.status, answer.text).toBe(200)
     expect(await exit).toBe(0)
-    const state = JSON.parse(await readFile(stateFile, 'utf8')) as {
-      store: { tenants: Array<{ id: string; plants: Array<{ id: number }> }> }
-    }
-    const acme = state.store.tenants.find((tenant) => tenant.id === 'acme')!
-    const ids = acme.plants.map((plant) => plant.id)
+    // One JSON record a line, compacted on shutdown: Acme's plants in its `plants` records.
+    const records = (await readFile(stateFile, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { t?: string; tenant?: string; plants?: Array<{ id: number }> })
+    const ids = records.flatMap((record) =>
+      record.t === 'plants' && record.tenant === 'acme' ? (record.plants ?? []).map((plant) => plant.id) : [],
+    )
     for (let i = 0; i < 30; i++) expect(ids).toContain(1000 + i)
   }, 40_000)
 
