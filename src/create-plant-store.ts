@@ -1,4 +1,4 @@
-import { buildWorld, generatePlants, type WorldOptions } from '../fixtures/world.ts'
+import { buildWorld, seededPlants, type WorldOptions } from '../fixtures/world.ts'
 import type { TenantSpec } from './core/schemas.ts'
 import { PlantStore, type PlantStoreOptions } from './core/store.ts'
 
@@ -15,6 +15,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * Creates a stateful Plant Store seeded with the fixture world (three
  * tenants, their tokens and plants), or with the tenants you give.
  * Requests wait for seeding; `await store.ready` before inspecting it directly.
+ * The default world's plants are precomputed; other seeds and counts load
+ * faker (once) to draw theirs.
  *
  * @example
  * const store = createPlantStore({ seed: 7, plantsPerTenant: 20 })
@@ -23,5 +25,5 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
   const { world = buildWorld(options), quota, now, persist } = options
-  return new PlantStore({ generatePlants, world, quota, now, persist })
+  return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist })
 }

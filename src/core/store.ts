@@ -156,8 +156,9 @@ export class PlantStore {
 
   /** Adds a tenant with its users, tokens and seeded plants (for provider states and tests). */
   async addTenant(spec: TenantSpec): Promise<void> {
+    const tenant = await this.#tenant(tenantSpecSchema.parse(spec))
     await this.#settle()
-    this.#insert(this.#tenant(tenantSpecSchema.parse(spec)), false)
+    this.#insert(tenant, false)
   }
 
   /** Removes a tenant with its users, tokens and plants: its tokens stop working at once. */
@@ -204,8 +205,9 @@ export class PlantStore {
     const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
     const expiresAt = options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs
     const answer = provisionedTenant(id, tokens, options, expiresAt)
+    const tenant = await this.#tenant(provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt }))
     await this.#settle()
-    this.#insert(this.#tenant(provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })), true)
+    this.#insert(tenant, true)
     return answer
   }
 
@@ -335,7 +337,7 @@ export class PlantStore {
    * await store.putTenant({ ...tenant, plants: seedPlants }, { plants, provisioned: true })
    */
   async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
-    const tenant = this.#tenant(tenantSpecSchema.parse(spec), options.plants)
+    const tenant = await this.#tenant(tenantSpecSchema.parse(spec), options.plants)
     await this.#settle()
     this.removeTenant(tenant.id)
     this.#insert(tenant, options.provisioned)
@@ -376,15 +378,17 @@ export class PlantStore {
     return this.#queue.catch(() => undefined)
   }
 
-  /** Builds a whole new state aside, then swaps it in. */
+  /** Builds a whole new state aside (waiting for any plants still being generated), then swaps it in. */
   async #build(
     tenants: ReadonlyArray<{ spec: CheckedTenantSpec; plants?: readonly StoredPlant[]; provisioned?: boolean }>,
   ): Promise<void> {
+    const built = tenants.map(({ spec, plants }) => this.#tenant(spec, plants))
+    const ready = built.some((tenant) => tenant instanceof Promise) ? await Promise.all(built) : (built as Tenant[])
     const previous = this.#tenants
     this.#tenants = new Tenants()
     try {
-      for (const { spec, plants, provisioned = false } of tenants) {
-        this.#insert(this.#tenant(spec, plants), provisioned)
+      for (const [index, { provisioned = false }] of tenants.entries()) {
+        this.#insert(ready[index]!, provisioned)
       }
       this.#failure = undefined
     } catch (error) {
@@ -393,8 +397,8 @@ export class PlantStore {
     }
   }
 
-  /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
-  #tenant(spec: CheckedTenantSpec, plants?: readonly StoredPlant[]): Tenant {
+  /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants; a promise while they are generated. */
+  #tenant(spec: CheckedTenantSpec, plants?: readonly StoredPlant[]): Tenant | Promise<Tenant> {
     return buildTenant(spec, { generatePlants: this.#generatePlants, defaultQuota: this.defaultQuota }, plants)
   }
 
