@@ -3,10 +3,10 @@
  * a method the contract has, a path pattern (a literal path or one of the
  * contract's templates), both checked against the core's own routes.
  */
-import { z } from 'zod'
 import { matchRoute, routes } from './app.ts'
 import { quote } from './errors.ts'
 import { closest } from './unknown-names.ts'
+import { z } from './zod.ts'
 
 /** The contract's path templates, e.g. `/plants/{id}`: a pattern with a `{param}` must be one of them. */
 export const pathTemplates: readonly string[] = routes.map(({ path }) => path)
@@ -23,9 +23,11 @@ const methodMessage = `must be one of ${contractMethods.join(', ')}`
  * methodSchema.parse('delete') // 'DELETE'
  */
 export const methodSchema = z
-  .string({ error: methodMessage })
-  .transform((method) => method.toUpperCase())
-  .refine((method) => contractMethods.includes(method), { error: methodMessage })
+  .pipe(
+    z.string({ error: methodMessage }),
+    z.transform((method: string) => method.toUpperCase()),
+  )
+  .check(z.refine((method) => contractMethods.includes(method), { error: methodMessage }))
 
 const patternMessage = `must be a path such as /plants/42, or one of the contract's templates: ${pathTemplates.join(', ')}`
 
@@ -68,12 +70,12 @@ function patternProblem(pattern: string): string | undefined {
  * @example
  * pathPatternSchema.parse('/plants/{id}') // '/plants/{id}'
  */
-export const pathPatternSchema = z
-  .string({ error: patternMessage })
-  .max(maxPatternLength, { error: patternMessage })
-  .refine((pattern) => (pattern.includes('{') ? pathTemplates.includes(pattern) : /^\/[^\s?#{}]*$/.test(pattern)), {
+export const pathPatternSchema = z.string({ error: patternMessage }).check(
+  z.maxLength(maxPatternLength, { error: patternMessage }),
+  z.refine((pattern) => (pattern.includes('{') ? pathTemplates.includes(pattern) : /^\/[^\s?#{}]*$/.test(pattern)), {
     error: patternMessage,
-  })
+  }),
+)
 
 /**
  * A {@link pathPatternSchema} pattern that the contract routes: one of its
@@ -86,10 +88,12 @@ export const pathPatternSchema = z
  * contractPathSchema.parse('/plants/42') // '/plants/42'
  * contractPathSchema.parse('/plants/:id') // throws: … (did you mean "/plants/{id}"?)
  */
-export const contractPathSchema = z.string({ error: patternMessage }).superRefine((pattern, context) => {
-  const problem = patternProblem(pattern)
-  if (problem) context.addIssue({ code: 'custom', message: problem })
-})
+export const contractPathSchema = z.string({ error: patternMessage }).check(
+  z.superRefine((pattern, context) => {
+    const problem = patternProblem(pattern)
+    if (problem) context.addIssue({ code: 'custom', message: problem })
+  }),
+)
 
 /**
  * Whether a request path (still percent-encoded) matches a pattern of

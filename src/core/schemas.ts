@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { contract } from '../generated/contract.ts'
+import { z } from './zod.ts'
 
 /** The scopes a token can grant, as the contract lists them. */
 export const scopes = contract.scopes
@@ -41,16 +41,17 @@ const idMessage = `id must be an integer from ${contract.id.minimum} to ${contra
 export const plantSchema = z.object({
   id: z
     .number({ error: idMessage })
-    .int({ error: idMessage })
-    .min(contract.id.minimum, { error: idMessage })
-    .max(contract.id.maximum, { error: idMessage }),
-  name: z.string({ error: nameMessage }).refine(lengthBetween(contract.name.minLength, contract.name.maxLength), {
-    error: nameMessage,
-  }),
-  tag: z
-    .string({ error: tagMessage })
-    .refine(lengthBetween(0, contract.tag.maxLength), { error: tagMessage })
-    .optional(),
+    .check(
+      z.int({ error: idMessage }),
+      z.minimum(contract.id.minimum, { error: idMessage }),
+      z.maximum(contract.id.maximum, { error: idMessage }),
+    ),
+  name: z
+    .string({ error: nameMessage })
+    .check(z.refine(lengthBetween(contract.name.minLength, contract.name.maxLength), { error: nameMessage })),
+  tag: z.optional(
+    z.string({ error: tagMessage }).check(z.refine(lengthBetween(0, contract.tag.maxLength), { error: tagMessage })),
+  ),
 })
 
 export type StoredPlant = z.output<typeof plantSchema>
@@ -70,15 +71,15 @@ export function toPlant({ name, tag }: StoredPlant): Plant {
 
 /** An access token as a world gives it: the scopes it grants until it expires (`null`: never). */
 export const tokenSpecSchema = z.object({
-  token: z.string().min(1),
+  token: z.string().check(z.minLength(1)),
   scopes: z.array(z.enum(scopes)),
   /** ISO 8601 instant after which the token is refused; `null` never expires. */
-  expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
+  expiresAt: z._default(z.nullable(z.iso.datetime({ offset: true })), null),
 })
 
 /** A user of a tenant, with its tokens. */
 export const userSpecSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
   tokens: z.array(tokenSpecSchema),
 })
@@ -90,25 +91,27 @@ export const userSpecSchema = z.object({
  * @example
  * exactPlantsSchema.parse([{ id: 1, name: 'Fern', tag: 'fern' }, { id: 2, name: 'Aloe' }])
  */
-export const exactPlantsSchema = z.array(plantSchema).superRefine((plants, context) => {
-  const seen = new Set<number>()
-  plants.forEach(({ id }, index) => {
-    if (seen.has(id))
-      context.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id ${id} of an earlier plant` })
-    seen.add(id)
-  })
-})
+export const exactPlantsSchema = z.array(plantSchema).check(
+  z.superRefine((plants, context) => {
+    const seen = new Set<number>()
+    plants.forEach(({ id }, index) => {
+      if (seen.has(id))
+        context.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id ${id} of an earlier plant` })
+      seen.add(id)
+    })
+  }),
+)
 
 /** A tenant as a world describes it: its users, and its plants: a seeded count or exact plants. */
 export const tenantSpecSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
   /** The faker seed its plants are generated from (and reset to); unused with exact plants. */
-  seed: z.number().int(),
+  seed: z.number().check(z.int()),
   /** How many plants the seed generates, or the exact plants it starts with. */
-  plants: z.union([z.number().int().min(0), exactPlantsSchema]),
+  plants: z.union([z.number().check(z.int(), z.minimum(0)), exactPlantsSchema]),
   /** How many plants it may hold (default: the store's). */
-  quota: z.number().int().min(0).optional(),
+  quota: z.optional(z.number().check(z.int(), z.minimum(0))),
   users: z.array(userSpecSchema),
 })
 
@@ -122,10 +125,10 @@ export type TenantSpec = z.input<typeof tenantSpecSchema>
 export type CheckedTenantSpec = z.output<typeof tenantSpecSchema>
 
 /** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
-export const tenantSnapshotSchema = tenantSpecSchema.omit({ plants: true, quota: true }).extend({
+export const tenantSnapshotSchema = z.extend(z.omit(tenantSpecSchema, { plants: true, quota: true }), {
   /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
   seedPlants: tenantSpecSchema.shape.plants,
-  quota: z.number().int().min(0),
+  quota: z.number().check(z.int(), z.minimum(0)),
   plants: exactPlantsSchema,
 })
 

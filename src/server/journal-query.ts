@@ -13,9 +13,9 @@ const instantMessage = 'must be an ISO 8601 instant such as 2026-01-01T12:00:00Z
 const instant = z.iso.datetime({ offset: true, error: instantMessage }).transform((text) => Date.parse(text))
 
 const journalQuerySchema = z.strictObject({
-  method: methodSchema.optional(),
+  method: z.optional(methodSchema),
   /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
-  path: pathPatternSchema.optional(),
+  path: z.optional(pathPatternSchema),
   /** An exact status (`0` for a transport fault), or a class: `4` for 4xx. */
   status: z
     .string()
