@@ -1,4 +1,4 @@
-import { buildWorld, seededPlants, type WorldOptions } from '../fixtures/world.ts'
+import { buildWorld, defaultWorld, seededPlants, type WorldOptions } from '../fixtures/world.ts'
 import type { TenantSpec } from './core/schemas.ts'
 import { PlantStore, type PlantStoreOptions } from './core/store.ts'
 
@@ -24,6 +24,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  const { world = buildWorld(options), quota, now, persist } = options
+  const { seed, plantsPerTenant, quota, now, persist } = options
+  const isDefault = seed === undefined && plantsPerTenant === undefined && quota === undefined
+  const { world = isDefault ? defaultWorld() : buildWorld(options) } = options
   return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist })
 }

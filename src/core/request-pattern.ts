@@ -6,7 +6,7 @@
 import { matchRoute, routes } from './app.ts'
 import { quote } from './errors.ts'
 import { closest } from './unknown-names.ts'
-import { z } from './zod.ts'
+import { lazy, z } from './zod.ts'
 
 /** The contract's path templates, e.g. `/plants/{id}`: a pattern with a `{param}` must be one of them. */
 export const pathTemplates: readonly string[] = routes.map(({ path }) => path)
@@ -22,12 +22,14 @@ const methodMessage = `must be one of ${contractMethods.join(', ')}`
  * @example
  * methodSchema.parse('delete') // 'DELETE'
  */
-export const methodSchema = z
-  .pipe(
-    z.string({ error: methodMessage }),
-    z.transform((method: string) => method.toUpperCase()),
-  )
-  .check(z.refine((method) => contractMethods.includes(method), { error: methodMessage }))
+export const methodSchema = lazy(() =>
+  z
+    .pipe(
+      z.string({ error: methodMessage }),
+      z.transform((method: string) => method.toUpperCase()),
+    )
+    .check(z.refine((method) => contractMethods.includes(method), { error: methodMessage })),
+)
 
 const patternMessage = `must be a path such as /plants/42, or one of the contract's templates: ${pathTemplates.join(', ')}`
 
@@ -70,11 +72,13 @@ function patternProblem(pattern: string): string | undefined {
  * @example
  * pathPatternSchema.parse('/plants/{id}') // '/plants/{id}'
  */
-export const pathPatternSchema = z.string({ error: patternMessage }).check(
-  z.maxLength(maxPatternLength, { error: patternMessage }),
-  z.refine((pattern) => (pattern.includes('{') ? pathTemplates.includes(pattern) : /^\/[^\s?#{}]*$/.test(pattern)), {
-    error: patternMessage,
-  }),
+export const pathPatternSchema = lazy(() =>
+  z.string({ error: patternMessage }).check(
+    z.maxLength(maxPatternLength, { error: patternMessage }),
+    z.refine((pattern) => (pattern.includes('{') ? pathTemplates.includes(pattern) : /^\/[^\s?#{}]*$/.test(pattern)), {
+      error: patternMessage,
+    }),
+  ),
 )
 
 /**
@@ -88,11 +92,13 @@ export const pathPatternSchema = z.string({ error: patternMessage }).check(
  * contractPathSchema.parse('/plants/42') // '/plants/42'
  * contractPathSchema.parse('/plants/:id') // throws: … (did you mean "/plants/{id}"?)
  */
-export const contractPathSchema = z.string({ error: patternMessage }).check(
-  z.superRefine((pattern, context) => {
-    const problem = patternProblem(pattern)
-    if (problem) context.addIssue({ code: 'custom', message: problem })
-  }),
+export const contractPathSchema = lazy(() =>
+  z.string({ error: patternMessage }).check(
+    z.superRefine((pattern, context) => {
+      const problem = patternProblem(pattern)
+      if (problem) context.addIssue({ code: 'custom', message: problem })
+    }),
+  ),
 )
 
 /**

@@ -3,11 +3,11 @@ import { type Persist, PlantWrites } from './plant-writes.ts'
 import { randomId } from './random.ts'
 import {
   type CheckedTenantSpec,
+  checkWorld,
   type StoredPlant,
   type StoreSnapshot,
   type TenantSpec,
   tenantSpecSchema,
-  worldSchema,
 } from './schemas.ts'
 import type { PlantQueries, TenantPlants } from './tenant-plants.ts'
 import {
@@ -93,7 +93,7 @@ export class PlantStore {
     this.defaultQuota = options.quota ?? contract.defaultQuota
     this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options.persist)
     if (options.world) {
-      this.#world = worldSchema.parse(options.world)
+      this.#world = checkWorld(options.world)
       // Reported through `ready` (and to every request); never an unhandled rejection.
       this.#loadChecked(this.#world).catch((error: unknown) => {
         this.#failure = { error }
@@ -121,7 +121,7 @@ export class PlantStore {
 
   /** Replaces everything with these tenants; requests wait until it is done. {@link reset} still returns to the set-up world. */
   load(world: readonly TenantSpec[]): Promise<void> {
-    return this.#loadChecked(worldSchema.parse(world))
+    return this.#loadChecked(checkWorld(world))
   }
 
   /** Puts the whole store back to the world it was set up with, whatever was loaded since. */
@@ -130,7 +130,7 @@ export class PlantStore {
     return this.#loadChecked(this.#world)
   }
 
-  /** Replaces everything with a world already checked by {@link worldSchema}. */
+  /** Replaces everything with a world already checked by `worldSchema`. */
   #loadChecked(world: readonly CheckedTenantSpec[]): Promise<void> {
     return this.#enqueue(() => this.#build(world.map((spec) => ({ spec }))))
   }

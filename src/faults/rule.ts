@@ -1,7 +1,7 @@
 import { contractPathSchema, methodSchema, routeOfPattern } from '../core/request-pattern.ts'
 import { maxDelayMs } from '../core/time.ts'
 import { invalidField } from '../core/unknown-names.ts'
-import { z } from '../core/zod.ts'
+import { lazy, z } from '../core/zod.ts'
 
 /** Most times a rule may be asked to fire; most milliseconds it may stay active. */
 export const ruleLimits = { times: 10_000, windowMs: 86_400_000, messageLength: 500 } as const
@@ -29,42 +29,44 @@ const integerFrom = (min: number, max: number) => {
  */
 const messageError = `must be a string of 1 to ${ruleLimits.messageLength} characters`
 
-export const faultRuleSchema = z
-  .strictObject({
-    method: z.optional(methodSchema),
-    path: z.optional(contractPathSchema),
-    status: z.optional(integerFrom(400, 599)),
-    message: z.optional(
-      z
-        .string({ error: messageError })
-        .check(z.minLength(1, { error: messageError }), z.maxLength(ruleLimits.messageLength, { error: messageError })),
-    ),
-    fault: z.optional(z.enum(faultKinds, { error: `must be one of ${faultKinds.join(', ')}` })),
-    delayMs: z.optional(integerFrom(1, maxDelayMs)),
-    times: z.optional(integerFrom(1, ruleLimits.times)),
-    windowMs: z.optional(integerFrom(1, ruleLimits.windowMs)),
-  })
-  .check(
-    z.superRefine((rule, context) => {
-      if (rule.status === undefined && rule.fault === undefined && rule.delayMs === undefined) {
-        context.addIssue({ code: 'custom', message: 'A fault rule needs status, fault or delayMs' })
-      } else if (rule.status !== undefined && rule.fault !== undefined) {
-        context.addIssue({ code: 'custom', path: ['fault'], message: 'cannot be given together with status' })
-      } else if (rule.message !== undefined && rule.status === undefined) {
-        context.addIssue({ code: 'custom', path: ['message'], message: 'is only for a status answer' })
-      } else if (rule.method !== undefined && rule.path !== undefined) {
-        // A method the contract lacks at the path is answered 405 by the core, never by a rule.
-        const route = routeOfPattern(rule.path)
-        if (route && !route.methods.has(rule.method)) {
-          const message = `must be one the contract has at ${route.path}: ${route.allow}`
-          context.addIssue({ code: 'custom', path: ['method'], message })
+export const faultRuleSchema = lazy(() =>
+  z
+    .strictObject({
+      method: z.optional(methodSchema),
+      path: z.optional(contractPathSchema),
+      status: z.optional(integerFrom(400, 599)),
+      message: z.optional(
+        z
+          .string({ error: messageError })
+          .check(
+            z.minLength(1, { error: messageError }),
+            z.maxLength(ruleLimits.messageLength, { error: messageError }),
+          ),
+      ),
+      fault: z.optional(z.enum(faultKinds, { error: `must be one of ${faultKinds.join(', ')}` })),
+      delayMs: z.optional(integerFrom(1, maxDelayMs)),
+      times: z.optional(integerFrom(1, ruleLimits.times)),
+      windowMs: z.optional(integerFrom(1, ruleLimits.windowMs)),
+    })
+    .check(
+      z.superRefine((rule, context) => {
+        if (rule.status === undefined && rule.fault === undefined && rule.delayMs === undefined) {
+          context.addIssue({ code: 'custom', message: 'A fault rule needs status, fault or delayMs' })
+        } else if (rule.status !== undefined && rule.fault !== undefined) {
+          context.addIssue({ code: 'custom', path: ['fault'], message: 'cannot be given together with status' })
+        } else if (rule.message !== undefined && rule.status === undefined) {
+          context.addIssue({ code: 'custom', path: ['message'], message: 'is only for a status answer' })
+        } else if (rule.method !== undefined && rule.path !== undefined) {
+          // A method the contract lacks at the path is answered 405 by the core, never by a rule.
+          const route = routeOfPattern(rule.path)
+          if (route && !route.methods.has(rule.method)) {
+            const message = `must be one the contract has at ${route.path}: ${route.allow}`
+            context.addIssue({ code: 'custom', path: ['method'], message })
+          }
         }
-      }
-    }),
-  )
-
-/** The fields a rule takes, for the "did you mean" hint of an unknown one. */
-const ruleFields = Object.keys(faultRuleSchema.shape)
+      }),
+    ),
+)
 
 /** A fault rule as written: see {@link faultRuleSchema}. */
 export type FaultRuleInput = z.input<typeof faultRuleSchema>
@@ -96,6 +98,7 @@ export type FaultRule = FaultRuleSpec & {
  */
 export function parseFaultRule(value: unknown): FaultRuleSpec {
   const result = faultRuleSchema.safeParse(value)
-  if (!result.success) throw invalidField(result.error, ruleFields)
+  // The fields a rule takes, for the "did you mean" hint of an unknown one.
+  if (!result.success) throw invalidField(result.error, Object.keys(faultRuleSchema.shape))
   return result.data
 }
