@@ -1,4 +1,11 @@
-import { buildWorld, defaultWorld, seededPlants, type WorldOptions } from '../fixtures/world.ts'
+import {
+  buildWorld,
+  defaultPlantsPerTenant,
+  defaultSeed,
+  defaultWorld,
+  seededPlants,
+  type WorldOptions,
+} from '../fixtures/world.ts'
 import type { TenantSpec } from './core/schemas.ts'
 import { PlantStore, type PlantStoreOptions } from './core/store.ts'
 
@@ -25,7 +32,10 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
   const { seed, plantsPerTenant, quota, now, persist } = options
-  const isDefault = seed === undefined && plantsPerTenant === undefined && quota === undefined
+  const isDefault =
+    (seed ?? defaultSeed) === defaultSeed &&
+    (plantsPerTenant ?? defaultPlantsPerTenant) === defaultPlantsPerTenant &&
+    quota === undefined
   const { world = isDefault ? defaultWorld() : buildWorld(options) } = options
   return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist })
 }
