@@ -9,7 +9,8 @@
  *   changes of one turn of the event loop in one transaction. Not shipped; see the design notes.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { generatePlants } from '../fixtures/world.ts'
+// The bench loads faker at once: the synchronous generator behind fixtures/world.ts's generatePlants.
+import { drawPlants as generatePlants } from '../fixtures/plant-generator.ts'
 import type { CheckedTenantSpec, StoredPlant, TenantSpec } from '../src/core/schemas.ts'
 import type { RecordedChange, SavedTenant } from '../src/core/store.ts'
 import { createPlantStore } from '../src/create-plant-store.ts'

@@ -302,4 +302,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const [file, contents] of Object.entries(await generate())) {
     await writeFile(new URL(file, generatedDir), contents)
   }
+  // The default world's plants (not from a contract): see fixtures/codegen.ts.
+  const { generateFixtures } = await import('../fixtures/codegen.ts')
+  for (const [file, contents] of Object.entries(generateFixtures())) {
+    await writeFile(new URL(file, generatedDir), contents)
+  }
 }

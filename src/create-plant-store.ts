@@ -1,4 +1,11 @@
-import { buildWorld, generatePlants, type WorldOptions } from '../fixtures/world.ts'
+import {
+  buildWorld,
+  defaultPlantsPerTenant,
+  defaultSeed,
+  defaultWorld,
+  seededPlants,
+  type WorldOptions,
+} from '../fixtures/world.ts'
 import type { TenantSpec } from './core/schemas.ts'
 import { PlantStore, type PlantStoreOptions } from './core/store.ts'
 
@@ -17,6 +24,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * Creates a stateful Plant Store seeded with the fixture world (three
  * tenants, their tokens and plants), or with the tenants you give.
  * Requests wait for seeding; `await store.ready` before inspecting it directly.
+ * The default world's plants are precomputed; other seeds and counts load
+ * faker (once) to draw theirs.
  *
  * @example
  * const store = createPlantStore({ seed: 7, plantsPerTenant: 20 })
@@ -24,6 +33,11 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  const { world = buildWorld(options), quota, now, persist, record } = options
-  return new PlantStore({ generatePlants, world, quota, now, persist, record })
+  const { seed, plantsPerTenant, quota, now, persist, record } = options
+  const isDefault =
+    (seed ?? defaultSeed) === defaultSeed &&
+    (plantsPerTenant ?? defaultPlantsPerTenant) === defaultPlantsPerTenant &&
+    quota === undefined
+  const { world = isDefault ? defaultWorld() : buildWorld(options) } = options
+  return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist, record })
 }

@@ -130,10 +130,16 @@ export class PlantWrites {
    * Replaces a tenant's plants with those of `reseeded` (the tenant as it
    * started), written through first; `swap` puts it in place.
    */
-  reset(tenantId: string, reseed: (tenant: Tenant) => Tenant, swap: (tenant: Tenant, reseeded: Tenant) => void) {
+  reset(
+    tenantId: string,
+    reseed: (tenant: Tenant) => Tenant | Promise<Tenant>,
+    swap: (tenant: Tenant, reseeded: Tenant) => void,
+  ) {
     return this.#serially(tenantId, async () => {
       const tenant = this.#tenant(tenantId)
-      const reseeded = reseed(tenant)
+      // At once when the plants are at hand (no write can come in between); else once they are generated.
+      const pending = reseed(tenant)
+      const reseeded = pending instanceof Promise ? await pending : pending
       const change = { kind: 'reset', tenantId, plants: reseeded.plants.list() } as const
       if (this.#persist) await this.#persist(change)
       swap(tenant, reseeded)

@@ -3,10 +3,10 @@
  * a method the contract has, a path pattern (a literal path or one of the
  * contract's templates), both checked against the core's own routes.
  */
-import { z } from 'zod'
 import { matchRoute, routes } from './app.ts'
 import { quote } from './errors.ts'
 import { closest } from './unknown-names.ts'
+import { lazy, z } from './zod.ts'
 
 /** The contract's path templates, e.g. `/plants/{id}`: a pattern with a `{param}` must be one of them. */
 export const pathTemplates: readonly string[] = routes.map(({ path }) => path)
@@ -23,10 +23,14 @@ const methodMessage = `must be one of ${contractMethods.join(', ')}`
  * @example
  * methodSchema.parse('delete') // 'DELETE'
  */
-export const methodSchema = z
-  .string({ error: methodMessage })
-  .transform((method) => method.toUpperCase())
-  .refine((method) => contractMethods.includes(method), { error: methodMessage })
+export const methodSchema = lazy(() =>
+  z
+    .pipe(
+      z.string({ error: methodMessage }),
+      z.transform((method: string) => method.toUpperCase()),
+    )
+    .check(z.refine((method) => contractMethods.includes(method), { error: methodMessage })),
+)
 
 /** The longest method name a journal query takes (Node's longest is 11 characters). */
 const maxMethodLength = 32
@@ -40,11 +44,17 @@ const anyMethodMessage = `must be an HTTP method such as GET, PUT or PATCH: lett
  * @example
  * anyMethodSchema.parse('put') // 'PUT'
  */
-export const anyMethodSchema = z
-  .string({ error: anyMethodMessage })
-  .max(maxMethodLength, { error: anyMethodMessage })
-  .regex(/^[A-Za-z][A-Za-z-]*$/, { error: anyMethodMessage })
-  .transform((method) => method.toUpperCase())
+export const anyMethodSchema = lazy(() =>
+  z.pipe(
+    z
+      .string({ error: anyMethodMessage })
+      .check(
+        z.maxLength(maxMethodLength, { error: anyMethodMessage }),
+        z.regex(/^[A-Za-z][A-Za-z-]*$/, { error: anyMethodMessage }),
+      ),
+    z.transform((method: string) => method.toUpperCase()),
+  ),
+)
 
 const patternMessage = `must be a path such as /plants/42, or one of the contract's templates: ${pathTemplates.join(', ')}`
 
@@ -87,12 +97,14 @@ function patternProblem(pattern: string): string | undefined {
  * @example
  * pathPatternSchema.parse('/plants/{id}') // '/plants/{id}'
  */
-export const pathPatternSchema = z
-  .string({ error: patternMessage })
-  .max(maxPatternLength, { error: patternMessage })
-  .refine((pattern) => (pattern.includes('{') ? pathTemplates.includes(pattern) : /^\/[^\s?#{}]*$/.test(pattern)), {
-    error: patternMessage,
-  })
+export const pathPatternSchema = lazy(() =>
+  z.string({ error: patternMessage }).check(
+    z.maxLength(maxPatternLength, { error: patternMessage }),
+    z.refine((pattern) => (pattern.includes('{') ? pathTemplates.includes(pattern) : /^\/[^\s?#{}]*$/.test(pattern)), {
+      error: patternMessage,
+    }),
+  ),
+)
 
 /**
  * A {@link pathPatternSchema} pattern that the contract routes: one of its
@@ -105,10 +117,14 @@ export const pathPatternSchema = z
  * contractPathSchema.parse('/plants/42') // '/plants/42'
  * contractPathSchema.parse('/plants/:id') // throws: … (did you mean "/plants/{id}"?)
  */
-export const contractPathSchema = z.string({ error: patternMessage }).superRefine((pattern, context) => {
-  const problem = patternProblem(pattern)
-  if (problem) context.addIssue({ code: 'custom', message: problem })
-})
+export const contractPathSchema = lazy(() =>
+  z.string({ error: patternMessage }).check(
+    z.superRefine((pattern, context) => {
+      const problem = patternProblem(pattern)
+      if (problem) context.addIssue({ code: 'custom', message: problem })
+    }),
+  ),
+)
 
 /**
  * Whether a request path (still percent-encoded) matches a pattern of

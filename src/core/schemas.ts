@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { contract } from '../generated/contract.ts'
+import { lazy, z } from './zod.ts'
 
 /** The scopes a token can grant, as the contract lists them. */
 export const scopes = contract.scopes
@@ -38,20 +38,23 @@ const idMessage = `id must be an integer from ${contract.id.minimum} to ${contra
  * used both to validate requests and to type the `@msw/data` collections.
  * Its numbers come from `contracts/openapi.yaml`.
  */
-export const plantSchema = z.object({
-  id: z
-    .number({ error: idMessage })
-    .int({ error: idMessage })
-    .min(contract.id.minimum, { error: idMessage })
-    .max(contract.id.maximum, { error: idMessage }),
-  name: z.string({ error: nameMessage }).refine(lengthBetween(contract.name.minLength, contract.name.maxLength), {
-    error: nameMessage,
+export const plantSchema = lazy(() =>
+  z.object({
+    id: z
+      .number({ error: idMessage })
+      .check(
+        z.int({ error: idMessage }),
+        z.minimum(contract.id.minimum, { error: idMessage }),
+        z.maximum(contract.id.maximum, { error: idMessage }),
+      ),
+    name: z
+      .string({ error: nameMessage })
+      .check(z.refine(lengthBetween(contract.name.minLength, contract.name.maxLength), { error: nameMessage })),
+    tag: z.optional(
+      z.string({ error: tagMessage }).check(z.refine(lengthBetween(0, contract.tag.maxLength), { error: tagMessage })),
+    ),
   }),
-  tag: z
-    .string({ error: tagMessage })
-    .refine(lengthBetween(0, contract.tag.maxLength), { error: tagMessage })
-    .optional(),
-})
+)
 
 export type StoredPlant = z.output<typeof plantSchema>
 
@@ -69,19 +72,23 @@ export function toPlant({ name, tag }: StoredPlant): Plant {
 }
 
 /** An access token as a world gives it: the scopes it grants until it expires (`null`: never). */
-export const tokenSpecSchema = z.object({
-  token: z.string().min(1),
-  scopes: z.array(z.enum(scopes)),
-  /** ISO 8601 instant after which the token is refused; `null` never expires. */
-  expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
-})
+export const tokenSpecSchema = lazy(() =>
+  z.object({
+    token: z.string().check(z.minLength(1)),
+    scopes: z.array(z.enum(scopes)),
+    /** ISO 8601 instant after which the token is refused; `null` never expires. */
+    expiresAt: z._default(z.nullable(z.iso.datetime({ offset: true })), null),
+  }),
+)
 
 /** A user of a tenant, with its tokens. */
-export const userSpecSchema = z.object({
-  id: z.string().min(1),
-  name: z.string(),
-  tokens: z.array(tokenSpecSchema),
-})
+export const userSpecSchema = lazy(() =>
+  z.object({
+    id: z.string().check(z.minLength(1)),
+    name: z.string(),
+    tokens: z.array(tokenSpecSchema),
+  }),
+)
 
 /**
  * Exact plants a tenant starts with (and is reset to), oldest first: each a
@@ -90,30 +97,61 @@ export const userSpecSchema = z.object({
  * @example
  * exactPlantsSchema.parse([{ id: 1, name: 'Fern', tag: 'fern' }, { id: 2, name: 'Aloe' }])
  */
-export const exactPlantsSchema = z.array(plantSchema).superRefine((plants, context) => {
-  const seen = new Set<number>()
-  plants.forEach(({ id }, index) => {
-    if (seen.has(id))
-      context.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id ${id} of an earlier plant` })
-    seen.add(id)
-  })
-})
+export const exactPlantsSchema = lazy(() =>
+  z.array(plantSchema).check(
+    z.superRefine((plants, context) => {
+      const seen = new Set<number>()
+      plants.forEach(({ id }, index) => {
+        if (seen.has(id))
+          context.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id ${id} of an earlier plant` })
+        seen.add(id)
+      })
+    }),
+  ),
+)
 
 /** A tenant as a world describes it: its users, and its plants: a seeded count or exact plants. */
-export const tenantSpecSchema = z.object({
-  id: z.string().min(1),
-  name: z.string(),
-  /** The faker seed its plants are generated from (and reset to); unused with exact plants. */
-  seed: z.number().int(),
-  /** How many plants the seed generates, or the exact plants it starts with. */
-  plants: z.union([z.number().int().min(0), exactPlantsSchema]),
-  /** How many plants it may hold (default: the store's). */
-  quota: z.number().int().min(0).optional(),
-  users: z.array(userSpecSchema),
-})
+export const tenantSpecSchema = lazy(() =>
+  z.object({
+    id: z.string().check(z.minLength(1)),
+    name: z.string(),
+    /** The faker seed its plants are generated from (and reset to); unused with exact plants. */
+    seed: z.number().check(z.int()),
+    /** How many plants the seed generates, or the exact plants it starts with. */
+    plants: z.union([z.number().check(z.int(), z.minimum(0)), exactPlantsSchema]),
+    /** How many plants it may hold (default: the store's). */
+    quota: z.optional(z.number().check(z.int(), z.minimum(0))),
+    users: z.array(userSpecSchema),
+  }),
+)
 
 /** A whole world: the tenants a store starts with. */
-export const worldSchema = z.array(tenantSpecSchema)
+export const worldSchema = lazy(() => z.array(tenantSpecSchema))
+
+/** Worlds that are already what {@link worldSchema} makes of them (see {@link checkedWorld}). */
+const checkedWorlds = new WeakSet<readonly TenantSpec[]>()
+
+/**
+ * Vouches for a world that is exactly what {@link worldSchema} would answer
+ * for it (e.g. the default fixture world, which a test parses to prove it):
+ * {@link checkWorld} then takes it as it is, so that setting up the default
+ * store builds and runs no schema. Only for worlds made by our own code.
+ */
+export function checkedWorld(world: readonly CheckedTenantSpec[]): readonly CheckedTenantSpec[] {
+  checkedWorlds.add(world)
+  return world
+}
+
+/**
+ * A world parsed by {@link worldSchema} (which throws when it is not valid),
+ * or one vouched for by {@link checkedWorld}, as it is.
+ *
+ * @example
+ * const world = checkWorld(options.world)
+ */
+export function checkWorld(world: readonly TenantSpec[]): readonly CheckedTenantSpec[] {
+  return checkedWorlds.has(world) ? (world as readonly CheckedTenantSpec[]) : worldSchema.parse(world)
+}
 
 export type TokenSpec = z.input<typeof tokenSpecSchema>
 export type UserSpec = z.input<typeof userSpecSchema>
@@ -122,14 +160,16 @@ export type TenantSpec = z.input<typeof tenantSpecSchema>
 export type CheckedTenantSpec = z.output<typeof tenantSpecSchema>
 
 /** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
-export const tenantSnapshotSchema = tenantSpecSchema.omit({ plants: true, quota: true }).extend({
-  /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
-  seedPlants: tenantSpecSchema.shape.plants,
-  quota: z.number().int().min(0),
-  plants: exactPlantsSchema,
-})
+export const tenantSnapshotSchema = lazy(() =>
+  z.extend(z.omit(tenantSpecSchema, { plants: true, quota: true }), {
+    /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
+    seedPlants: tenantSpecSchema.shape.plants,
+    quota: z.number().check(z.int(), z.minimum(0)),
+    plants: exactPlantsSchema,
+  }),
+)
 
 /** The JSON form of a whole store, tenants in creation order. */
-export const snapshotSchema = z.object({ tenants: z.array(tenantSnapshotSchema) })
+export const snapshotSchema = lazy(() => z.object({ tenants: z.array(tenantSnapshotSchema) }))
 
 export type StoreSnapshot = z.output<typeof snapshotSchema>

@@ -3,11 +3,11 @@ import { type Persist, PlantWrites, type RecordChange, recorded } from './plant-
 import { randomId } from './random.ts'
 import {
   type CheckedTenantSpec,
+  checkWorld,
   type StoredPlant,
   type StoreSnapshot,
   type TenantSpec,
   tenantSpecSchema,
-  worldSchema,
 } from './schemas.ts'
 import type { PlantQueries, TenantPlants } from './tenant-plants.ts'
 import {
@@ -122,7 +122,7 @@ export class PlantStore {
     this.#record = options.record
     this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options)
     if (options.world) {
-      this.#world = worldSchema.parse(options.world)
+      this.#world = checkWorld(options.world)
       // Reported through `ready` (and to every request); never an unhandled rejection. Not written through: the
       // world a store is set up with is not a change.
       this.#loadChecked(this.#world, false).catch((error: unknown) => {
@@ -151,7 +151,7 @@ export class PlantStore {
 
   /** Replaces everything with these tenants; requests wait until it is done. {@link reset} still returns to the set-up world. */
   load(world: readonly TenantSpec[]): Promise<void> {
-    return this.#loadChecked(worldSchema.parse(world), true)
+    return this.#loadChecked(checkWorld(world), true)
   }
 
   /** Puts the whole store back to the world it was set up with, whatever was loaded since. */
@@ -160,11 +160,11 @@ export class PlantStore {
     return this.#loadChecked(this.#world, true)
   }
 
-  /** Replaces everything with a world already checked by {@link worldSchema}, recorded when asked. */
+  /** Replaces everything with a world already checked by `worldSchema`, recorded when asked. */
   #loadChecked(world: readonly CheckedTenantSpec[], record: boolean): Promise<void> {
     return this.#enqueue(async () => {
       const previous = this.#tenants
-      const tenants = this.#built(world.map((spec) => ({ spec })))
+      const tenants = await this.#built(world.map((spec) => ({ spec })))
       this.#swap(tenants)
       if (!record) return
       await recorded(this.#record, { kind: 'world', tenants: world }, () => {
@@ -201,7 +201,7 @@ export class PlantStore {
    */
   restoreTenants(tenants: readonly SavedTenant[]): Promise<void> {
     return this.#enqueue(async () => {
-      this.#swap(this.#built(tenants))
+      this.#swap(await this.#built(tenants))
       this.#world = tenants.filter((tenant) => !tenant.provisioned).map(({ spec }) => spec)
     })
   }
@@ -221,8 +221,9 @@ export class PlantStore {
   /** Adds a tenant with its users, tokens and seeded plants (for provider states and tests). */
   async addTenant(spec: TenantSpec): Promise<void> {
     const checked = tenantSpecSchema.parse(spec)
+    const tenant = await this.#tenant(checked)
     await this.#settle()
-    this.#insert(this.#tenant(checked), false)
+    this.#insert(tenant, false)
     await recorded(this.#record, { kind: 'tenant', tenantId: checked.id, spec: checked, provisioned: false }, () =>
       this.#tenants.remove(checked.id),
     )
@@ -294,8 +295,9 @@ export class PlantStore {
     const expiresAt = options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs
     const answer = provisionedTenant(id, tokens, options, expiresAt)
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
+    const tenant = await this.#tenant(spec)
     await this.#settle()
-    this.#insert(this.#tenant(spec), true)
+    this.#insert(tenant, true)
     await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () =>
       this.#tenants.remove(id),
     )
@@ -429,7 +431,7 @@ export class PlantStore {
    */
   async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
     const checked = tenantSpecSchema.parse(spec)
-    const tenant = this.#tenant(checked, options.plants)
+    const tenant = await this.#tenant(checked, options.plants)
     await this.#settle()
     this.#tenants.remove(tenant.id)
     this.#insert(tenant, options.provisioned)
@@ -473,18 +475,19 @@ export class PlantStore {
     return this.#queue.catch(() => undefined)
   }
 
-  /** Builds a whole new state aside (a failure changes nothing), to {@link #swap} in. */
-  #built(
+  /** Builds a whole new state aside, waiting for any plants still being generated (a failure changes nothing), to {@link #swap} in. */
+  async #built(
     tenants: ReadonlyArray<{
       spec: CheckedTenantSpec
       plants?: Iterable<StoredPlant> | undefined
       provisioned?: boolean
     }>,
-  ): Tenants {
+  ): Promise<Tenants> {
+    const made = tenants.map(({ spec, plants }) => this.#tenant(spec, plants))
+    const ready = made.some((tenant) => tenant instanceof Promise) ? await Promise.all(made) : (made as Tenant[])
     const built = new Tenants()
     const now = this.#now()
-    for (const { spec, plants, provisioned = false } of tenants)
-      built.insert(this.#tenant(spec, plants), { provisioned, now })
+    for (const [index, { provisioned = false }] of tenants.entries()) built.insert(ready[index]!, { provisioned, now })
     return built
   }
 
@@ -501,8 +504,8 @@ export class PlantStore {
     return tenantIds
   }
 
-  /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants. */
-  #tenant(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>): Tenant {
+  /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants; a promise while they are generated. */
+  #tenant(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>): Tenant | Promise<Tenant> {
     return buildTenant(spec, { generatePlants: this.#generatePlants, defaultQuota: this.defaultQuota }, plants)
   }
 

@@ -10,8 +10,12 @@ import {
 import { TenantPlants } from './tenant-plants.ts'
 import { type Principal, TokenIndex } from './tokens.ts'
 
-/** Generates the seeded plants of a tenant: the same seed and count always give the same plants. */
-export type PlantGenerator = (seed: number, count: number) => StoredPlant[]
+/**
+ * Generates the seeded plants of a tenant: the same seed and count always
+ * give the same plants. It may answer a promise (e.g. while faker loads);
+ * the store then waits for it before the tenant appears.
+ */
+export type PlantGenerator = (seed: number, count: number) => StoredPlant[] | Promise<StoredPlant[]>
 
 /** A tenant provisioned at run time (e.g. one per CI job), with its fresh tokens. */
 export interface ProvisionedTenant {
@@ -57,7 +61,7 @@ export interface Tenant {
 /**
  * Creates a tenant from its checked spec (parsed once, where it came in),
  * with `plants` or else its seeded (or exact) plants; `defaultQuota` unless
- * the spec gives one.
+ * the spec gives one. At once, unless the generator answers a promise.
  *
  * @example
  * buildTenant(spec, { generatePlants, defaultQuota: 10_000 })
@@ -66,12 +70,16 @@ export function buildTenant(
   spec: CheckedTenantSpec,
   { generatePlants, defaultQuota }: { generatePlants: PlantGenerator; defaultQuota: number },
   plants?: Iterable<StoredPlant>,
-): Tenant {
+): Tenant | Promise<Tenant> {
   const { id, name, seed, plants: seedPlants, quota = defaultQuota, users } = spec
-  const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
+  const make = (initial: Iterable<StoredPlant>): Tenant => {
+    const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
+    for (const plant of initial) tenant.plants.add(plant)
+    return tenant
+  }
+  if (plants) return make(plants)
   const initial = typeof seedPlants === 'number' ? generatePlants(seed, seedPlants) : seedPlants
-  for (const plant of plants ?? initial) tenant.plants.add(plant)
-  return tenant
+  return initial instanceof Promise ? initial.then(make) : make(initial)
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type { $ZodError } from 'zod/v4/core'
 import { invalidRequest, maxEchoedLength, type PlantStoreError, quote } from './errors.ts'
 
 /** Unknown names listed in one message at most; the rest are counted. */
@@ -84,7 +84,7 @@ export function refuseUnknownNames(
  * const result = faultRuleSchema.safeParse(body)
  * if (!result.success) throw invalidField(result.error, Object.keys(faultRuleSchema.shape))
  */
-export function invalidField(error: z.ZodError, known?: readonly string[]): PlantStoreError {
+export function invalidField(error: $ZodError, known?: readonly string[]): PlantStoreError {
   const issue = error.issues[0]
   if (!issue) return invalidRequest('The request is invalid.')
   const field = issue.path.map(String).join('.')

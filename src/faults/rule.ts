@@ -1,7 +1,7 @@
-import { z } from 'zod'
 import { contractPathSchema, methodSchema, routeOfPattern } from '../core/request-pattern.ts'
 import { maxDelayMs } from '../core/time.ts'
 import { invalidField } from '../core/unknown-names.ts'
+import { lazy, z } from '../core/zod.ts'
 
 /** Most times a rule may be asked to fire; most milliseconds it may stay active. */
 export const ruleLimits = { times: 10_000, windowMs: 86_400_000, messageLength: 500 } as const
@@ -11,7 +11,7 @@ export const faultKinds = ['reset', 'empty', 'truncated', 'malformed'] as const
 
 const integerFrom = (min: number, max: number) => {
   const error = `must be an integer from ${min} to ${max}`
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error })
+  return z.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error }))
 }
 
 /**
@@ -27,40 +27,46 @@ const integerFrom = (min: number, max: number) => {
  * faultRuleSchema.parse({ method: 'post', path: '/plants', status: 503, times: 1 })
  * // { method: 'POST', path: '/plants', status: 503, times: 1 }
  */
-export const faultRuleSchema = z
-  .strictObject({
-    method: methodSchema.optional(),
-    path: contractPathSchema.optional(),
-    status: integerFrom(400, 599).optional(),
-    message: z
-      .string({ error: `must be a string of 1 to ${ruleLimits.messageLength} characters` })
-      .min(1, { error: `must be a string of 1 to ${ruleLimits.messageLength} characters` })
-      .max(ruleLimits.messageLength, { error: `must be a string of 1 to ${ruleLimits.messageLength} characters` })
-      .optional(),
-    fault: z.enum(faultKinds, { error: `must be one of ${faultKinds.join(', ')}` }).optional(),
-    delayMs: integerFrom(1, maxDelayMs).optional(),
-    times: integerFrom(1, ruleLimits.times).optional(),
-    windowMs: integerFrom(1, ruleLimits.windowMs).optional(),
-  })
-  .superRefine((rule, context) => {
-    if (rule.status === undefined && rule.fault === undefined && rule.delayMs === undefined) {
-      context.addIssue({ code: 'custom', message: 'A fault rule needs status, fault or delayMs' })
-    } else if (rule.status !== undefined && rule.fault !== undefined) {
-      context.addIssue({ code: 'custom', path: ['fault'], message: 'cannot be given together with status' })
-    } else if (rule.message !== undefined && rule.status === undefined) {
-      context.addIssue({ code: 'custom', path: ['message'], message: 'is only for a status answer' })
-    } else if (rule.method !== undefined && rule.path !== undefined) {
-      // A method the contract lacks at the path is answered 405 by the core, never by a rule.
-      const route = routeOfPattern(rule.path)
-      if (route && !route.methods.has(rule.method)) {
-        const message = `must be one the contract has at ${route.path}: ${route.allow}`
-        context.addIssue({ code: 'custom', path: ['method'], message })
-      }
-    }
-  })
+const messageError = `must be a string of 1 to ${ruleLimits.messageLength} characters`
 
-/** The fields a rule takes, for the "did you mean" hint of an unknown one. */
-const ruleFields = Object.keys(faultRuleSchema.shape)
+export const faultRuleSchema = lazy(() =>
+  z
+    .strictObject({
+      method: z.optional(methodSchema),
+      path: z.optional(contractPathSchema),
+      status: z.optional(integerFrom(400, 599)),
+      message: z.optional(
+        z
+          .string({ error: messageError })
+          .check(
+            z.minLength(1, { error: messageError }),
+            z.maxLength(ruleLimits.messageLength, { error: messageError }),
+          ),
+      ),
+      fault: z.optional(z.enum(faultKinds, { error: `must be one of ${faultKinds.join(', ')}` })),
+      delayMs: z.optional(integerFrom(1, maxDelayMs)),
+      times: z.optional(integerFrom(1, ruleLimits.times)),
+      windowMs: z.optional(integerFrom(1, ruleLimits.windowMs)),
+    })
+    .check(
+      z.superRefine((rule, context) => {
+        if (rule.status === undefined && rule.fault === undefined && rule.delayMs === undefined) {
+          context.addIssue({ code: 'custom', message: 'A fault rule needs status, fault or delayMs' })
+        } else if (rule.status !== undefined && rule.fault !== undefined) {
+          context.addIssue({ code: 'custom', path: ['fault'], message: 'cannot be given together with status' })
+        } else if (rule.message !== undefined && rule.status === undefined) {
+          context.addIssue({ code: 'custom', path: ['message'], message: 'is only for a status answer' })
+        } else if (rule.method !== undefined && rule.path !== undefined) {
+          // A method the contract lacks at the path is answered 405 by the core, never by a rule.
+          const route = routeOfPattern(rule.path)
+          if (route && !route.methods.has(rule.method)) {
+            const message = `must be one the contract has at ${route.path}: ${route.allow}`
+            context.addIssue({ code: 'custom', path: ['method'], message })
+          }
+        }
+      }),
+    ),
+)
 
 /** A fault rule as written: see {@link faultRuleSchema}. */
 export type FaultRuleInput = z.input<typeof faultRuleSchema>
@@ -92,6 +98,7 @@ export type FaultRule = FaultRuleSpec & {
  */
 export function parseFaultRule(value: unknown): FaultRuleSpec {
   const result = faultRuleSchema.safeParse(value)
-  if (!result.success) throw invalidField(result.error, ruleFields)
+  // The fields a rule takes, for the "did you mean" hint of an unknown one.
+  if (!result.success) throw invalidField(result.error, Object.keys(faultRuleSchema.shape))
   return result.data
 }

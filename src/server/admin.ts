@@ -341,10 +341,11 @@ function integerFrom(min: number, max: number, message: string) {
 function recipeSchema(maxQuota: number, quota: number, exact: boolean) {
   const countMessage = `must be an integer from 0 to ${quota} (the quota), or a list of exact plants`
   return z.strictObject({
-    plants: (exact
-      ? exactPlantsSchema.max(quota, { error: `must not hold more than the quota of ${quota} plants` })
-      : integerFrom(0, quota, countMessage)
-    ).optional(),
+    plants: z.optional(
+      exact
+        ? exactPlantsSchema.check(z.maxLength(quota, { error: `must not hold more than the quota of ${quota} plants` }))
+        : integerFrom(0, quota, countMessage),
+    ),
     seed: integerFrom(-(2 ** 31 - 1), 2 ** 31 - 1, seedMessage).optional(),
     quota: integerFrom(1, maxQuota, `must be an integer from 1 to ${maxQuota} (the sandbox's quota)`).optional(),
     ttlSeconds: integerFrom(1, maxTenantTtlSeconds, ttlMessage).optional(),

@@ -19,9 +19,9 @@ const instant = z
 
 const journalQuerySchema = z.strictObject({
   /** Any method: the journal keeps requests whatever their method. */
-  method: anyMethodSchema.optional(),
+  method: z.optional(anyMethodSchema),
   /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
-  path: pathPatternSchema.optional(),
+  path: z.optional(pathPatternSchema),
   /** An exact status (`0` for a transport fault), or a class: `4` for 4xx. */
   status: z
     .string()

@@ -410,16 +410,15 @@ async function replay(
   generatePlants: PlantGenerator,
 ): Promise<{ saved: SavedTenant[]; length: number; torn: number | undefined; legacy: boolean }> {
   const tenants = new Map<string, Replayed>()
-  const plantsOf = (tenant: Replayed) => {
-    tenant.plants ??= new Map(
-      (typeof tenant.spec.plants === 'number'
-        ? generatePlants(tenant.spec.seed, tenant.spec.plants)
-        : tenant.spec.plants
-      ).map((plant) => [plant.id, plant]),
-    )
+  const plantsOf = async (tenant: Replayed) => {
+    if (tenant.plants) return tenant.plants
+    const { seed, plants } = tenant.spec
+    // Seeded plants come from the generator, which may first have to load (faker loads on demand).
+    const initial = typeof plants === 'number' ? await generatePlants(seed, plants) : plants
+    tenant.plants = new Map(initial.map((plant) => [plant.id, plant]))
     return tenant.plants
   }
-  const apply = (record: StateRecord) => {
+  const apply = async (record: StateRecord) => {
     if (record.t === 'clear') return tenants.clear()
     if (record.t === 'tenant') {
       tenants.delete(record.tenant.id) // put in place: last in creation order, as the store does
@@ -435,7 +434,7 @@ async function replay(
     if (!tenant) return
     switch (record.t) {
       case 'plants': {
-        const plants = plantsOf(tenant)
+        const plants = await plantsOf(tenant)
         for (const value of record.plants) {
           const plant = checkedPlant(value)
           plants.set(plant.id, plant)
@@ -443,10 +442,10 @@ async function replay(
         return
       }
       case 'create':
-        plantsOf(tenant).set(record.plant.id, record.plant)
+        ;(await plantsOf(tenant)).set(record.plant.id, record.plant)
         return
       case 'delete':
-        plantsOf(tenant).delete(record.id)
+        ;(await plantsOf(tenant)).delete(record.id)
         return
       case 'reset':
         tenant.plants = undefined
@@ -489,7 +488,7 @@ async function replay(
       if (!record.success)
         throw new StateFileError(path, `line ${line} is not a state record (${describe(record.error)})`)
       try {
-        apply(record.data)
+        await apply(record.data)
       } catch (error) {
         if (!(error instanceof InvalidRecord)) throw error
         throw new StateFileError(path, `line ${line} is not a state record (plants: ${error.message})`)
@@ -548,7 +547,7 @@ function legacyTenants({ store, provisioned }: z.output<typeof legacySchema>): S
 }
 
 /** The first issue of a failed parse, as `path: message`. */
-function describe(error: z.ZodError): string {
+function describe(error: { readonly issues: readonly { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0]
   return `${issue?.path.join('.') || 'root'}: ${issue?.message}`
 }

@@ -99,7 +99,7 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
       const answer = await call('POST', '/__sandbox/tenants', undefined, { plants: 3, seed: 1000 + index })
       expect(answer.status).toBe(201)
       const { tenant, tokens } = JSON.parse(answer.text) as { tenant: string; tokens: { read: string; write: string } }
-      const seeded = generatePlants(1000 + index, 3)
+      const seeded = await generatePlants(1000 + index, 3)
       tenants.push({ id: tenant, read: tokens.read, write: tokens.write, seeded, plants: [...seeded] })
     }
     expect(new Set(tenants.map(({ id }) => id)).size).toBe(tenantCount)
@@ -398,7 +398,9 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
       const answer = await list(scheme)
       expect(answer.status).toBe(200)
-      expect(await answer.json()).toEqual(generatePlants(8, 1).map(({ name, tag }) => (tag ? { name, tag } : { name })))
+      expect(await answer.json()).toEqual(
+        (await generatePlants(8, 1)).map(({ name, tag }) => (tag ? { name, tag } : { name })),
+      )
     }
     expect(await ownerOf(tenant)).toBe(owner)
   })

@@ -74,7 +74,7 @@ describe('replicas sharing a cluster secret', () => {
     const { tokens } = await provision(first, { plants: 4, seed: 42 })
     const list = await fetch(`${second.url}/plants`, { headers: bearer(tokens.read) })
     expect(list.status).toBe(200)
-    expect(await list.json()).toEqual(listOf(generatePlants(42, 4)))
+    expect(await list.json()).toEqual(listOf(await generatePlants(42, 4)))
     const created = await fetch(`${second.url}/plants`, {
       method: 'POST',
       headers: { ...bearer(tokens.write), 'content-type': 'application/json' },
@@ -102,7 +102,7 @@ describe('replicas sharing a cluster secret', () => {
     for (const index of [0, 1, 2, 0]) {
       const list = await fetch(`${sandbox.url}/plants`, { headers: bearer(tenants[index]?.tokens.read ?? '') })
       expect(list.status).toBe(200)
-      expect(await list.json()).toEqual(listOf(generatePlants(11 + index, 2)))
+      expect(await list.json()).toEqual(listOf(await generatePlants(11 + index, 2)))
     }
     expect(sandbox.store.provisionedTenants()).toHaveLength(2)
   })
@@ -112,7 +112,7 @@ describe('replicas sharing a cluster secret', () => {
     const { tokens } = await provision(first, { plants: 2, seed: 21 })
     const list = await fetch(`${second.url}/plants`, { headers: { authorization: `bearer ${tokens.read}` } })
     expect(list.status).toBe(200)
-    expect(await list.json()).toEqual(listOf(generatePlants(21, 2)))
+    expect(await list.json()).toEqual(listOf(await generatePlants(21, 2)))
     const created = await fetch(`${second.url}/plants`, {
       method: 'POST',
       headers: { authorization: `BEARER ${tokens.write}`, 'content-type': 'application/json' },
@@ -188,7 +188,7 @@ describe('replicas sharing a cluster secret', () => {
     expect(expiry - Date.now()).toBeGreaterThan(0)
     expect(expiry - Date.now()).toBeLessThanOrEqual(2_000)
     const list = await fetch(`${second.url}/plants`, { headers: bearer(tokens.read) })
-    expect(await list.json()).toEqual(listOf(generatePlants(8, 2)))
+    expect(await list.json()).toEqual(listOf(await generatePlants(8, 2)))
     await new Promise((resolve) => setTimeout(resolve, expiry - Date.now() + 50))
     for (const sandbox of [first, second]) {
       const expired = await read(await fetch(`${sandbox.url}/plants`, { headers: bearer(tokens.read) }))
