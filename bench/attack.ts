@@ -9,7 +9,7 @@
  *
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
- * journal-5, streams, provisioning, head, delay, pipeline, admin-key). Bounded: each
+ * journal-5, streams, provisioning, head, delay, pipeline, admin-key, admin-guard). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -21,6 +21,7 @@
  */
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
@@ -41,6 +42,7 @@ const attacks: readonly Attack[] = [
   delayFloodAttack(),
   oversizedPipelineAttack(),
   adminKeyAttack(),
+  adminGuardAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -9,6 +9,7 @@ import {
   delay,
   fileInWritableFolder,
   host,
+  hostNames,
   httpUrl,
   integer,
   origins,
@@ -148,6 +149,10 @@ function sandboxCommand(): Command {
     sandboxOption('--cors-origins <origins>', 'comma-separated origins allowed by CORS, or "*"')
       .argParser(origins)
       .default('*'),
+    sandboxOption(
+      '--allowed-host <name>',
+      'a host name the sandbox is reached by, whose pages may call the admin API (repeatable, or comma-separated)',
+    ).argParser(hostNames),
     sandboxOption(
       '--admin-key <key>',
       'require this key in X-Admin-Key to create tenants; the fixture world becomes read-only',

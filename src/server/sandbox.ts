@@ -75,6 +75,14 @@ export interface CreateAppOptions extends PlantStoreRouterOptions {
    * list's origins, never `*`: other origins' writes to it are refused (403).
    */
   corsOrigins?: '*' | readonly string[]
+  /**
+   * Host names whose own pages may call the admin API (an `Origin` equal to
+   * the `Host` the request was sent to), besides IP addresses, `localhost` and
+   * `*.localhost`, which always may. Any other name in `Host` is taken for a
+   * DNS rebinding: its pages' writes to the admin API are refused (403).
+   * The standalone sandbox adds its `host`.
+   */
+  allowedHosts?: readonly string[]
   /** Where the request log goes: one structured pino line per request, with a request id; by default nowhere. */
   requestLog?: Logger
 }
