@@ -9,7 +9,7 @@
  *
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
- * journal-5, streams, provisioning, head, delay, pipeline, admin-key, admin-guard). Bounded: each
+ * journal-5, streams, provisioning, head, delay, pipeline, admin-key, admin-guard, held). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -26,6 +26,7 @@ import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
 import { headStormAttack } from './attack/head-storm.ts'
+import { heldFloodAttack } from './attack/held-flood.ts'
 import { journalAttack } from './attack/journal.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
@@ -43,6 +44,7 @@ const attacks: readonly Attack[] = [
   oversizedPipelineAttack(),
   adminKeyAttack(),
   adminGuardAttack(),
+  heldFloodAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -178,6 +178,18 @@ function sandboxCommand(): Command {
     ).argParser(byteSize(64 << 10, 2 ** 33)),
     sandboxOption('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)').argParser(delay),
     sandboxOption(
+      '--max-held-per-tenant <count>',
+      'requests one tenant may have held by a delay at once; more are answered 429 (default 100)',
+    ).argParser(integer(1, 100_000)),
+    sandboxOption(
+      '--max-held <count>',
+      'requests held by a delay at once in all; more are answered 429 (default 500, at most half of --max-connections)',
+    ).argParser(integer(1, 1_000_000)),
+    sandboxOption(
+      '--max-connections <count>',
+      'connections accepted at once; more are closed at once (default: the open-file limit less 128)',
+    ).argParser(integer(1, 1_000_000)),
+    sandboxOption(
       '--state-file <file>',
       'load the whole state from this file at start, write it there on shutdown',
     ).argParser(fileInWritableFolder),

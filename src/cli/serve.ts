@@ -31,6 +31,9 @@ export interface ServeFlags {
   journalBytes?: number
   journalBytesTotal?: number
   delay?: DelayRange
+  maxHeldPerTenant?: number
+  maxHeld?: number
+  maxConnections?: number
   stateFile?: string
   readyFile?: string
   webhookUrl?: string

@@ -12,6 +12,7 @@ import {
 } from '../core/app.ts'
 import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
+import { HeldRequests } from '../core/held-requests.ts'
 import { madeUpOutcome } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
@@ -60,6 +61,14 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   readOnlyWorld?: boolean
   /** Delay every API answer (a slow network), fixed or a range in ms. */
   delay?: DelayRange
+  /**
+   * Requests one tenant may have held at once by a delay (a fault rule's,
+   * `Prefer: delay`, {@link delay}); more are answered 429 with
+   * `Retry-After` at once (default 100).
+   */
+  maxHeldPerTenant?: number
+  /** Requests held at once by a delay in all tenants; more are answered 429 (default 500). */
+  maxHeld?: number
   /** Posts each created plant to a URL. */
   webhook?: Webhook
   /** Where sandbox events go (tenant provisioning, eviction); by default nowhere. */
@@ -161,13 +170,16 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     coverage.observe(outcome)
     webhook?.observe(outcome)
   }
+  // One set of caps on delayed answers, whichever delay holds them.
+  const held = new HeldRequests({ perTenant: options.maxHeldPerTenant, total: options.maxHeld })
   const simulated = withSimulation(createCore(store, { onOutcome }), {
     store,
+    held,
     delay: options.delay,
     // A made-up answer never reached the core: reported under the caller's tenant, if any.
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
-  const faulted = withFaults(simulated, { store, faults, onOutcome })
+  const faulted = withFaults(simulated, { store, faults, onOutcome, held })
   const readOnlyWorld = options.readOnlyWorld ?? (options.adminKey !== undefined && options.world === undefined)
   const guarded = readOnlyWorld ? withReadOnlyWorld(faulted, store, onOutcome) : faulted
   // A cluster replica makes or claims the caller's tenant before anything else looks at it.

@@ -2,8 +2,10 @@ import type { RequestListener, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
+import { defaultMaxHeld } from '../core/held-requests.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
+import { defaultMaxConnections } from './connections.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
 import { readStateFile, writeStateFile } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
@@ -19,6 +21,13 @@ export interface StartSandboxOptions extends CreateAppOptions {
   port?: number
   /** Load the whole state from this file at start (if it exists) and write it there on {@link RunningSandbox.close}. */
   stateFile?: string
+  /**
+   * Connections accepted at once; beyond, a new one is closed as soon as it
+   * is accepted (default: the open-file limit less 128, see
+   * {@link defaultMaxConnections}). Requests held by a delay are capped at
+   * half of it unless `maxHeld` says otherwise.
+   */
+  maxConnections?: number
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
   webhook?: Webhook
@@ -79,7 +88,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     }
   }
   await store.ready // a world that cannot be loaded stops the start here
-  const parts = sandboxParts({ ...options, store, replica })
+  const maxConnections = options.maxConnections ?? defaultMaxConnections()
+  // Held requests never take more than half the connections: the others stay free for everyone else.
+  const maxHeld = options.maxHeld ?? Math.min(defaultMaxHeld, Math.floor(maxConnections / 2))
+  const parts = sandboxParts({ ...options, store, replica, maxHeld })
   // The sandbox's own pages may be served under the name it listens on.
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
   const loadApp = async () => (await import('./app.ts')).appOf(parts, { ...options, allowedHosts })
@@ -91,6 +103,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   server.requestTimeout = serverTimeouts.requestTimeout
   server.keepAliveTimeout = serverTimeouts.keepAliveTimeout
   server.setTimeout(serverTimeouts.socketTimeout)
+  server.maxConnections = maxConnections
   answerClientErrors(server)
 
   let closing: Promise<void> | undefined
