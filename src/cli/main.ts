@@ -166,6 +166,14 @@ function sandboxCommand(): Command {
     sandboxOption('--tenant-idle-seconds <seconds>', 'time unused before a provisioned tenant may be evicted')
       .argParser(integer(1, 86_400))
       .default(600),
+    sandboxOption(
+      '--provision-rate <per-second>',
+      'tenants one client address may provision per second without --admin-key, after a burst; more: 429 (default 10)',
+    ).argParser(integer(1, 100_000)),
+    sandboxOption(
+      '--provision-rate-total <per-second>',
+      'tenants all clients may provision per second without --admin-key, after a burst; more: 429 (default 20)',
+    ).argParser(integer(1, 100_000)),
     sandboxOption('--journal-size <count>', 'requests kept per tenant for GET /__sandbox/requests')
       .argParser(integer(1, 10_000))
       .default(50),

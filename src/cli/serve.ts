@@ -27,6 +27,8 @@ export interface ServeFlags {
   maxTenants: number
   /** Seconds a provisioned tenant must go unused before it may be evicted to make room. */
   tenantIdleSeconds: number
+  provisionRate?: number
+  provisionRateTotal?: number
   journalSize: number
   journalBytes?: number
   journalBytesTotal?: number

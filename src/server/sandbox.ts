@@ -52,6 +52,10 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   maxTenants?: number
   /** How long a provisioned tenant must go unused before it may be evicted, in ms (default 10 minutes). */
   tenantIdleMs?: number
+  /** Tenants one client address may provision per second without an admin key (default 10); past it, 429. */
+  provisionRate?: number
+  /** Tenants all clients may provision per second without an admin key (default 20); past it, 429. */
+  provisionRateTotal?: number
   /**
    * Whether the world's tenants are read-only (writes, fault rules, resets
    * and journal clearing with their tokens are 403). Default: with an
@@ -202,6 +206,8 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     adminKey: options.adminKey,
     maxTenants: options.maxTenants,
     tenantIdleMs: options.tenantIdleMs,
+    provisionRate: options.provisionRate,
+    provisionRateTotal: options.provisionRateTotal,
     readOnlyWorld,
     plantsPerTenant: options.plantsPerTenant,
     onReset: inspector.reset,

@@ -37,6 +37,8 @@ const driven = new Set<string>()
 const notDrivenHere: Record<string, string> = {
   'deleteTenant 503': 'a cluster replica whose Redis refuses the tombstone: test/cluster',
   'tenantCoverage 404': 'only from an admin handler built without coverage (createAdmin without its coverage option)',
+  'provisionTenant 429':
+    'past the provisioning rate, over HTTP from several addresses: test/server/provisioning-rate.test.ts',
 }
 
 const operations = Object.entries(sandboxContract.operations) as Array<
