@@ -9,7 +9,8 @@
  *
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
- * journal-5, streams, provisioning, head, delay, pipeline, admin-key). Bounded: each
+ * journal-5, streams, provisioning, head, delay, pipeline, admin-key,
+ * admin-guard, held, provisioning-rate). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -21,12 +22,15 @@
  */
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
 import { headStormAttack } from './attack/head-storm.ts'
+import { heldFloodAttack } from './attack/held-flood.ts'
 import { journalAttack } from './attack/journal.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
+import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
@@ -41,6 +45,9 @@ const attacks: readonly Attack[] = [
   delayFloodAttack(),
   oversizedPipelineAttack(),
   adminKeyAttack(),
+  adminGuardAttack(),
+  heldFloodAttack(),
+  provisioningRateAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

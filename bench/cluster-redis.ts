@@ -8,12 +8,10 @@
  * node bench/cluster-redis.ts` (needs nginx and redis-server).
  */
 import { createClient } from '@redis/client'
-import { clusterToolsAvailable, startCluster } from '../cluster/cluster.ts'
+import { startCluster } from '../cluster/cluster.ts'
+import { requireTools } from './tools.ts'
 
-if (!clusterToolsAvailable()) {
-  console.error('bench/cluster-redis.ts needs nginx and redis-server (Debian: apt-get install nginx redis-server).')
-  process.exit(1)
-}
+requireTools('bench/cluster-redis.ts', ['nginx', 'redis-server'])
 
 const tenants = 40
 const plants = 1_000

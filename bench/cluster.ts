@@ -10,16 +10,14 @@
  * Run with `npm run bench:cluster` (needs nginx and redis-server).
  */
 import autocannon, { type Request } from 'autocannon'
-import { clusterToolsAvailable, type RunningCluster, startCluster } from '../cluster/cluster.ts'
+import { type RunningCluster, startCluster } from '../cluster/cluster.ts'
 import { median } from './median.ts'
+import { requireTools } from './tools.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
-if (!clusterToolsAvailable()) {
-  console.error('bench:cluster needs nginx and redis-server (Debian: apt-get install nginx redis-server).')
-  process.exit(1)
-}
+requireTools('bench:cluster', ['nginx', 'redis-server'])
 
 async function provision(url: string, count: number): Promise<Array<{ read: string; write: string }>> {
   const tokens: Array<{ read: string; write: string }> = []

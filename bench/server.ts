@@ -36,6 +36,7 @@ import express from 'express'
 import { createPlantStore } from '../src/create-plant-store.ts'
 import { median } from './median.ts'
 import { readyFile } from './ready-file.ts'
+import { requireTools } from './tools.ts'
 import { cpuMicros, type WrkRun, wrk } from './wrk.ts'
 
 const read = 'psm_acme_read'
@@ -336,6 +337,7 @@ const serveIndex = process.argv.indexOf('--serve')
 if (serveIndex !== -1) {
   await serve(process.argv[serveIndex + 1] as 'bare' | 'express')
 } else {
+  requireTools('npm run bench', ['wrk'])
   console.log(`Sandbox bench with wrk, ${machine()} at the start`)
   const dir = mkdtempSync(join(tmpdir(), 'psm-bench-'))
   try {

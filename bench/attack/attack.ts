@@ -48,6 +48,8 @@ export interface Attack {
   readonly timeLimitMs: number
   /** What the victim asks: a tenant's plants (default) or the health endpoint. */
   readonly victim?: 'plants' | 'health'
+  /** Start the sandbox under this open-file limit (`ulimit -n`), as the audit's machine had. */
+  readonly openFiles?: number
   /** Start the sandbox with `--admin-key <key>`; the suite provisions with it, as the operator would. */
   readonly adminKey?: string
   /** How often the victim asks, in milliseconds (default 20). */

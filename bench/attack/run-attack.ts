@@ -39,6 +39,7 @@ export async function runAttack(
   let ceilingPassed = false
   const sandbox = await startSandboxProcess({
     flags: attack.adminKey === undefined ? [] : ['--admin-key', attack.adminKey],
+    openFiles: attack.openFiles,
     ceilingBytes: ceilingMb * 1e6,
     onCeiling: () => {
       ceilingPassed = true

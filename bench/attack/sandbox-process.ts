@@ -48,6 +48,8 @@ export interface StartOptions {
   /** Called once when the resident set size first passes `ceilingBytes`. */
   onCeiling?: () => void
   ceilingBytes?: number
+  /** The open-file limit to start it under (`ulimit -n`, soft and hard); by default the suite's own. */
+  openFiles?: number
 }
 
 /**
@@ -61,26 +63,31 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
   const folder = mkdtempSync(join(tmpdir(), 'psm-attack-'))
   folders.add(folder)
   const readyFileName = join(folder, 'ready.json')
-  const child = spawn(
-    process.execPath,
-    [
-      // As `npm start` runs it.
-      '--max-semi-space-size=8',
-      '--import',
-      probe,
-      cli,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--log-level',
-      'warn',
-      '--ready-file',
-      readyFileName,
-      ...(options.flags ?? []),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, PACT_DO_NOT_TRACK: 'true' } },
-  )
+  const args = [
+    // As `npm start` runs it.
+    '--max-semi-space-size=8',
+    '--import',
+    probe,
+    cli,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--log-level',
+    'warn',
+    '--ready-file',
+    readyFileName,
+    ...(options.flags ?? []),
+  ]
+  // Under a lower open-file limit through the shell's ulimit, which then becomes the sandbox (exec: the same pid).
+  const [command, commandArgs] =
+    options.openFiles === undefined
+      ? [process.execPath, args]
+      : ['/bin/sh', ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, ...args]]
+  const child = spawn(command, commandArgs, {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
+  })
   running.add(child)
   let exited = false
   child.on('exit', () => {

@@ -9,6 +9,7 @@ import {
   delay,
   fileInWritableFolder,
   host,
+  hostNames,
   httpUrl,
   integer,
   origins,
@@ -149,6 +150,10 @@ function sandboxCommand(): Command {
       .argParser(origins)
       .default('*'),
     sandboxOption(
+      '--allowed-host <name>',
+      'a host name the sandbox is reached by, whose pages may call the admin API (repeatable, or comma-separated)',
+    ).argParser(hostNames),
+    sandboxOption(
       '--admin-key <key>',
       'require this key in X-Admin-Key to create tenants; the fixture world becomes read-only',
     ),
@@ -161,6 +166,14 @@ function sandboxCommand(): Command {
     sandboxOption('--tenant-idle-seconds <seconds>', 'time unused before a provisioned tenant may be evicted')
       .argParser(integer(1, 86_400))
       .default(600),
+    sandboxOption(
+      '--provision-rate <per-second>',
+      'tenants one client address may provision per second without --admin-key, after a burst; more: 429 (default 10)',
+    ).argParser(integer(1, 100_000)),
+    sandboxOption(
+      '--provision-rate-total <per-second>',
+      'tenants all clients may provision per second without --admin-key, after a burst; more: 429 (default 20)',
+    ).argParser(integer(1, 100_000)),
     sandboxOption('--journal-size <count>', 'requests kept per tenant for GET /__sandbox/requests')
       .argParser(integer(1, 10_000))
       .default(50),
@@ -172,6 +185,18 @@ function sandboxCommand(): Command {
       'bytes of requests kept in all; the tenant holding the most drops its oldest (default 64MiB)',
     ).argParser(byteSize(64 << 10, 2 ** 33)),
     sandboxOption('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)').argParser(delay),
+    sandboxOption(
+      '--max-held-per-tenant <count>',
+      'requests one tenant may have held by a delay at once; more are answered 429 (default 100)',
+    ).argParser(integer(1, 100_000)),
+    sandboxOption(
+      '--max-held <count>',
+      'requests held by a delay at once in all; more are answered 429 (default 500, at most half of --max-connections)',
+    ).argParser(integer(1, 1_000_000)),
+    sandboxOption(
+      '--max-connections <count>',
+      'connections accepted at once; more are closed at once (default: the open-file limit less 128)',
+    ).argParser(integer(1, 1_000_000)),
     sandboxOption(
       '--state-file <file>',
       'keep the whole state in this file: loaded at start, each write on disk before it is answered',

@@ -106,6 +106,22 @@ export function host(value: string): string {
 }
 
 /**
+ * Host names, repeatable and comma-separated (`--allowed-host a.test,b.test
+ * --allowed-host c.test`), each checked as {@link host} checks one.
+ *
+ * @example
+ * new Option('--allowed-host <name>').argParser(hostNames)
+ */
+export function hostNames(value: string, previous: readonly string[] = []): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
+  if (names.length === 0) throw new InvalidArgumentError('must name a host, e.g. sandbox.internal.')
+  return [...previous, ...names.map(host)]
+}
+
+/**
  * A path to a file (existing or not) in an existing folder the process may
  * write to: checked at start, so that a file written later (on shutdown, or
  * once listening) is not lost.

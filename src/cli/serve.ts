@@ -21,14 +21,21 @@ export interface ServeFlags {
   logLevel: LevelWithSilent
   requestLog?: LevelWithSilent
   corsOrigins: '*' | string[]
+  /** Host names besides the loopback ones and `--host` whose pages may call the admin API. */
+  allowedHost?: string[]
   adminKey?: string
   maxTenants: number
   /** Seconds a provisioned tenant must go unused before it may be evicted to make room. */
   tenantIdleSeconds: number
+  provisionRate?: number
+  provisionRateTotal?: number
   journalSize: number
   journalBytes?: number
   journalBytesTotal?: number
   delay?: DelayRange
+  maxHeldPerTenant?: number
+  maxHeld?: number
+  maxConnections?: number
   stateFile?: string
   readyFile?: string
   webhookUrl?: string
@@ -65,6 +72,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     redisUrl,
     readyFile,
     tenantIdleSeconds,
+    allowedHost,
     ...options
   } = flags
   if (redisUrl && !clusterSecret) {
@@ -81,6 +89,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
       ...options,
       plantsPerTenant: plants,
       tenantIdleMs: tenantIdleSeconds * 1000,
+      allowedHosts: allowedHost,
       world: fixtures,
       adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none
       webhook,

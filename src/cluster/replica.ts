@@ -168,7 +168,10 @@ export class Replica {
     const store = this.#attached()
     const { seed } = options
     const ttlMs = options.ttlMs ?? defaultClusterTenantTtlSeconds * 1000
-    const expiresAt = Math.ceil((Date.now() + ttlMs) / 1000)
+    // In whole seconds (tokens carry seconds), from one clock read: at least the lifetime asked for, but never past
+    // the longest one (a day) from now, so that no key of it in Redis (PEXPIREAT this instant) outlives the maximum.
+    const now = Date.now()
+    const expiresAt = Math.min(Math.ceil((now + ttlMs) / 1000), Math.floor((now + maxTenantTtlSeconds * 1000) / 1000))
     const recipe: TenantRecipe = {
       tenant: this.#tokens.newTenantId(),
       seed,

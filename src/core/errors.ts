@@ -27,6 +27,11 @@ export const errorStatus = {
   storage_unavailable: 503,
   /** The sandbox holds its maximum of provisioned tenants, all in use. Sent with `Retry-After`. */
   at_capacity: 503,
+  /**
+   * Too many requests at once or too fast: delayed answers past their caps,
+   * tenants provisioned past the rate. Sent with `Retry-After`.
+   */
+  too_many_requests: 429,
   /** The caller's tenant is full. */
   quota_exceeded: 507,
 } as const

@@ -17,6 +17,8 @@ export interface CoreRequest {
   readonly query: string
   /** The id the transport gave this request (e.g. the sandbox's request log), if any. */
   readonly id?: string
+  /** The client's network address, when the transport has one (the sandbox; not msw). */
+  readonly client?: string | undefined
   /** Reads a request header by its lower-case name; `null` when absent. */
   header(name: string): string | null
   /**

@@ -1,9 +1,9 @@
 import { callerOf, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
 import { renderError } from '../core/errors.ts'
-import type { CoreRequest } from '../core/http.ts'
+import { HeldRequests } from '../core/held-requests.ts'
+import type { CoreRequest, CoreResponse } from '../core/http.ts'
 import { madeUpOutcome } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
-import { sleep } from '../core/time.ts'
 import { faultAnswer } from './answers.ts'
 import type { FaultRules, FiredRule } from './fault-rules.ts'
 
@@ -13,6 +13,12 @@ export interface WithFaultsOptions {
   faults: FaultRules
   /** Receives the {@link Outcome} of every answer a rule made (the core reports the others). */
   onOutcome?: OutcomeListener
+  /**
+   * The caps on delayed answers a rule's `delayMs` holds (shared with the
+   * sandbox's `Prefer: delay`); by default new ones (100 per tenant, 500 in
+   * all). Past them the request is answered 429 with `Retry-After` at once.
+   */
+  held?: HeldRequests
 }
 
 /**
@@ -29,19 +35,24 @@ export interface WithFaultsOptions {
  */
 export function withFaults(handle: PlantStoreHandler, options: WithFaultsOptions): PlantStoreHandler {
   const { store, faults, onOutcome } = options
+  const held = options.held ?? new HeldRequests()
   const answer = (request: CoreRequest): ReturnType<PlantStoreHandler> => {
     const principal = callerOf(store, request)
     if (!principal) return handle(request)
     const fire = () => faults.fire(principal.tenantId, request.method, request.path)
     const answerWith = (rule: FiredRule | undefined): ReturnType<PlantStoreHandler> => {
       if (!rule) return handle(request)
-      const respond = () => {
-        const response = faultAnswer(rule)
-        if (!response) return handle(request)
+      const madeUp = (response: CoreResponse) => {
         onOutcome?.(madeUpOutcome(request, response, principal))
         return response
       }
-      return rule.delayMs === undefined ? respond() : sleep(rule.delayMs).then(respond)
+      const respond = () => {
+        const response = faultAnswer(rule)
+        return response ? madeUp(response) : handle(request)
+      }
+      if (rule.delayMs === undefined) return respond()
+      // Held within the caps; past them the 429 is made up (and counted) like any other answer of a rule.
+      return held.hold(principal.tenantId, rule.delayMs).then((refused) => (refused ? madeUp(refused) : respond()))
     }
     // Written through rules count a firing only once it is durable: a rule with `times` never fires twice for one use.
     return faults.persisted

@@ -27,7 +27,7 @@ export const sandboxContractDocument = {
       "post": {
         "operationId": "provisionTenant",
         "summary": "Provisions a fresh, isolated tenant with its own tokens.",
-        "description": "A new tenant with a read and a write token: seeded with a count of\nplants (from `seed`), or holding exactly the given plants (what a reset\nreturns to). With `ttlSeconds` its tokens stop working after that time\nand it is removed. At the sandbox's `--max-tenants`, a new tenant\ntakes the place of the least recently used idle one (unused for 10\nminutes); when none is idle the answer is 503 with `Retry-After`. The\nbody is optional (empty means all defaults); when given it must be\n`application/json`, at most 64 KiB.\n",
+        "description": "A new tenant with a read and a write token: seeded with a count of\nplants (from `seed`), or holding exactly the given plants (what a reset\nreturns to). With `ttlSeconds` its tokens stop working after that time\nand it is removed. At the sandbox's `--max-tenants`, a new tenant\ntakes the place of the least recently used idle one (unused for 10\nminutes); when none is idle the answer is 503 with `Retry-After`.\nWithout an admin key, provisioning has a rate (10 tenants a second per\nclient address, 20 in all, after a burst; `--provision-rate`,\n`--provision-rate-total`): past it the answer is 429 with\n`Retry-After`. The body is optional (empty means all defaults); when\ngiven it must be `application/json`, at most 64 KiB.\n",
         "security": [
           {
             "adminKey": []
@@ -83,6 +83,21 @@ export const sandboxContractDocument = {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "description": "Tenants are being provisioned faster than the sandbox's rate (from\nthis client address, or in all); nothing was made. Try again after\n`Retry-After` seconds. Never under an admin key.\n",
+            "headers": {
+              "Retry-After": {
+                "$ref": "#/components/headers/RetryAfter"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           },
           "503": {
             "$ref": "#/components/responses/TenantsUnavailable"

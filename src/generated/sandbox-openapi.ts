@@ -16,9 +16,12 @@ export interface paths {
          *     returns to). With `ttlSeconds` its tokens stop working after that time
          *     and it is removed. At the sandbox's `--max-tenants`, a new tenant
          *     takes the place of the least recently used idle one (unused for 10
-         *     minutes); when none is idle the answer is 503 with `Retry-After`. The
-         *     body is optional (empty means all defaults); when given it must be
-         *     `application/json`, at most 64 KiB.
+         *     minutes); when none is idle the answer is 503 with `Retry-After`.
+         *     Without an admin key, provisioning has a rate (10 tenants a second per
+         *     client address, 20 in all, after a burst; `--provision-rate`,
+         *     `--provision-rate-total`): past it the answer is 429 with
+         *     `Retry-After`. The body is optional (empty means all defaults); when
+         *     given it must be `application/json`, at most 64 KiB.
          */
         post: operations["provisionTenant"];
         delete?: never;
@@ -731,6 +734,20 @@ export interface operations {
             403: components["responses"]["ForeignOrigin"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Tenants are being provisioned faster than the sandbox's rate (from
+             *     this client address, or in all); nothing was made. Try again after
+             *     `Retry-After` seconds. Never under an admin key.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["TenantsUnavailable"];
         };
     };

@@ -23,6 +23,10 @@ function toCoreRequest(req: IncomingMessage, res: ServerResponse): CoreRequest {
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
     header: (name) => header(req.rawHeaders, name),
     readBody: (limit) => readBody(req, limit),
+    // Read only when asked (provisioning's rate), not on the hot path.
+    get client() {
+      return req.socket.remoteAddress
+    },
   }
 }
 

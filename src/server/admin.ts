@@ -19,6 +19,7 @@ import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
 import type { RequestJournal } from './journal.ts'
 import { parseJournalQuery } from './journal-query.ts'
+import { ProvisioningRate } from './provisioning-rate.ts'
 import { refuseUndeclared, type SandboxOperationId, sendsBody } from './undeclared.ts'
 
 export interface AdminOptions {
@@ -47,6 +48,15 @@ export interface AdminOptions {
    * built-in fixture world.
    */
   readOnlyWorld?: boolean | undefined
+  /**
+   * Tenants one client address may provision per second without an admin key
+   * (default 10), after a burst of the larger of 10 seconds' worth and
+   * `maxTenants`; past it, 429 with `Retry-After`. With an `adminKey` there
+   * is no rate: only the key's holder provisions.
+   */
+  provisionRate?: number | undefined
+  /** Tenants all clients together may provision per second without an admin key (default 20). */
+  provisionRateTotal?: number | undefined
   /** Plants a provisioned tenant starts with unless the request says (default 5). */
   plantsPerTenant?: number | undefined
   /**
@@ -146,6 +156,15 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   const serially = keyedQueue()
   const plantsPerTenant = options.plantsPerTenant ?? 5
   const adminKey = options.adminKey === undefined ? undefined : digest(options.adminKey)
+  // Anonymous provisioning only: under an admin key every provisioning is the key holder's, trusted as the operator.
+  const rate = adminKey
+    ? undefined
+    : new ProvisioningRate({
+        perClient: options.provisionRate,
+        total: options.provisionRateTotal,
+        minBurst: maxTenants,
+        now: () => store.now(),
+      })
 
   /** Forgets what the sandbox holds for removed tenants besides their data. */
   const forget = (tenantIds: readonly string[]) => {
@@ -198,6 +217,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
           'www-authenticate': 'X-Admin-Key realm="plant-store-sandbox"',
         })
       }
+      rate?.take(request.client)
       const recipe = await readRecipe(request, store.defaultQuota)
       const provisioning: ProvisionOptions = {
         plants: recipe.plants ?? Math.min(plantsPerTenant, recipe.quota ?? plantsPerTenant),

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import cors from 'cors'
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express'
 import type { Logger } from 'pino'
@@ -31,15 +32,28 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
   return routerOf(sandboxParts(options))
 }
 
+/**
+ * Where the admin API is mounted, and how: both the router that serves it and
+ * the CORS layer that guards it mount it with {@link mountedRouter}, so the
+ * guard sees exactly the requests the admin API gets, whatever their letter
+ * case, trailing slash or repeated slashes (issue 27, H1).
+ */
+const adminMount = '/__sandbox'
+
+/** A router as both of the admin mount's users build it: Express's matching, case-insensitive and not strict. */
+function mountedRouter(): Router {
+  return express.Router({ caseSensitive: false, strict: false })
+}
+
 function routerOf({ api, admin, inspector }: SandboxParts): Router {
-  const router = express.Router()
+  const router = mountedRouter()
   const apiMiddleware = toMiddleware(api)
   // The API first: it is the hot path, and its paths never collide with the others.
   router.use((req, res, next) => {
     if (isApiPath(req.url)) apiMiddleware(req, res, next)
     else next()
   })
-  router.use('/__sandbox', inspector.middleware, sandboxContractMiddleware, toMiddleware(admin))
+  router.use(adminMount, inspector.middleware, sandboxContractMiddleware, toMiddleware(admin))
   router.use(docsRouter())
   // Everything else is the core's 404 (or 405) Error body.
   router.use(apiMiddleware)
@@ -71,50 +85,103 @@ export function appOf(parts: SandboxParts, options: CreateAppOptions): express.E
   app.disable('x-powered-by')
   app.disable('etag')
   if (options.requestLog) app.use(requestLog(options.requestLog))
-  const apiCors = cors(corsOptions(options.corsOrigins))
-  const adminCors = adminCorsOf(options.corsOrigins)
-  app.use((req, res, next) => (adminPath.test(req.url) ? adminCors : apiCors)(req, res, next))
+  app.use(corsOf(options))
   // The router answers every path (its own error handler included), so the app needs no other.
   app.use(routerOf(parts))
   return app
 }
 
-/** The admin API's paths: `/__sandbox` and below. */
-const adminPath = /^\/__sandbox(?:[/?]|$)/
+/**
+ * CORS for the whole app: the admin API's guard ({@link adminCorsOf}) for the
+ * requests the router mounts at `/__sandbox`, matched by the same router
+ * matching, and the Plant Store's CORS for every other one.
+ */
+function corsOf(options: CreateAppOptions): Router {
+  const router = mountedRouter()
+  const adminCors = adminCorsOf(options.corsOrigins, allowedHostsOf(options.allowedHosts))
+  // An admin request leaves this router once guarded ('router'): the Plant Store's CORS never sees it.
+  router.use(adminMount, (req, res, next) => adminCors(req, res, (error?: unknown) => next(error ?? 'router')))
+  router.use(cors(corsOptions(options.corsOrigins)))
+  return router
+}
 
 /**
  * CORS for the admin API: only for the origins of an explicit list (never
  * `*`, so that no web page can provision tenants or change a tenant's state
  * from a visitor's browser). A request from any other origin that is not a
  * plain read (a preflight, a form's POST) is refused with 403 before
- * anything runs; requests from the sandbox's own pages and from outside
- * browsers (no `Origin`) pass.
+ * anything runs; requests from outside browsers (no `Origin`) pass, and so
+ * do the sandbox's own pages: an `Origin` that is the `Host` the request was
+ * sent to, when that host is one of the sandbox's own names (see
+ * {@link allowedHostsOf}), so that a page of a rebound DNS name cannot pass
+ * as one of them (issue 27, L3).
  */
-function adminCorsOf(origins: CreateAppOptions['corsOrigins']): RequestHandler {
+function adminCorsOf(
+  origins: CreateAppOptions['corsOrigins'],
+  isAllowedHost: (host: string) => boolean,
+): RequestHandler {
   const allowed = Array.isArray(origins) ? new Set<string>(origins) : new Set<string>()
   const listed = cors(corsOptions([...allowed]))
   return (req, res, next) => {
-    const { origin } = req.headers
+    const { origin, host } = req.headers
     if (origin === undefined || allowed.has(origin)) return listed(req, res, next)
-    if (req.method === 'GET' || req.method === 'HEAD' || sameOrigin(origin, req.headers.host)) return next()
-    sendCoreResponse(
-      req,
-      res,
-      errorResponse(
-        403,
-        `The admin API (/__sandbox) does not take calls from the web origin ${JSON.stringify(echoed(origin))}; ` +
-          'start the sandbox with --cors-origins listing it to allow them.',
-      ),
+    if (req.method === 'GET' || req.method === 'HEAD') return next()
+    const same = sameOrigin(origin, host)
+    if (same && isAllowedHost(same)) return next()
+    const message = same
+      ? `The admin API (${adminMount}) does not take calls from pages served as ${JSON.stringify(echoed(same))}: ` +
+        "it is not one of this sandbox's host names (a DNS rebinding looks like this); " +
+        'start the sandbox with --allowed-host naming it if it is yours.'
+      : `The admin API (${adminMount}) does not take calls from the web origin ${JSON.stringify(echoed(origin))}; ` +
+        'start the sandbox with --cors-origins listing it to allow them.'
+    sendCoreResponse(req, res, errorResponse(403, message))
+  }
+}
+
+/**
+ * The host name of the `Host` a request was sent to when its `Origin` is that
+ * very address (a page of the sandbox's own), else `undefined`.
+ */
+function sameOrigin(origin: string, host: string | undefined): string | undefined {
+  if (host === undefined) return undefined
+  try {
+    const sent = new URL(`http://${host}`)
+    return new URL(origin).host === sent.host ? sent.hostname : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether a host name (as the URL parser reads it: lower case, IPv6 in
+ * brackets) is one of the sandbox's own: an IP address (no DNS name, so
+ * nothing to rebind), `localhost` and any `*.localhost` (browsers resolve
+ * them to loopback themselves), and the names given (the configured `--host`
+ * and each `--allowed-host`). A trailing dot is ignored.
+ *
+ * @example
+ * allowedHostsOf(['sandbox.internal'])('rebind.attacker.example') // false
+ */
+export function allowedHostsOf(names: readonly string[] = []): (hostname: string) => boolean {
+  const own = new Set(names.map((name) => hostnameOf(name)).filter((name) => name !== undefined))
+  return (hostname) => {
+    const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname
+    return (
+      isIP(name.replace(/^\[(.*)\]$/, '$1')) !== 0 ||
+      name === 'localhost' ||
+      name.endsWith('.localhost') ||
+      own.has(name)
     )
   }
 }
 
-/** Whether an `Origin` is the sandbox's own address (the `Host` the request was sent to). */
-function sameOrigin(origin: string, host: string | undefined): boolean {
+/** A host name as the URL parser reads it (`::1` → `[::1]`, `LocalHost` → `localhost`); `undefined` when it is none. */
+function hostnameOf(name: string): string | undefined {
   try {
-    return host !== undefined && new URL(origin).host === host.toLowerCase()
+    const hostname = new URL(`http://${isIP(name) === 6 ? `[${name}]` : name}`).hostname
+    return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname
   } catch {
-    return false
+    return undefined
   }
 }
 

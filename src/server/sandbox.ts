@@ -14,6 +14,7 @@ import {
 } from '../core/app.ts'
 import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
+import { HeldRequests } from '../core/held-requests.ts'
 import { madeUpOutcome } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
@@ -53,6 +54,10 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   maxTenants?: number
   /** How long a provisioned tenant must go unused before it may be evicted, in ms (default 10 minutes). */
   tenantIdleMs?: number
+  /** Tenants one client address may provision per second without an admin key (default 10); past it, 429. */
+  provisionRate?: number
+  /** Tenants all clients may provision per second without an admin key (default 20); past it, 429. */
+  provisionRateTotal?: number
   /**
    * Whether the world's tenants are read-only (writes, fault rules, resets
    * and journal clearing with their tokens are 403). Default: with an
@@ -62,6 +67,14 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   readOnlyWorld?: boolean
   /** Delay every API answer (a slow network), fixed or a range in ms. */
   delay?: DelayRange
+  /**
+   * Requests one tenant may have held at once by a delay (a fault rule's,
+   * `Prefer: delay`, {@link delay}); more are answered 429 with
+   * `Retry-After` at once (default 100).
+   */
+  maxHeldPerTenant?: number
+  /** Requests held at once by a delay in all tenants; more are answered 429 (default 500). */
+  maxHeld?: number
   /** Posts each created plant to a URL. */
   webhook?: Webhook
   /** Where sandbox events go (tenant provisioning, eviction); by default nowhere. */
@@ -77,6 +90,14 @@ export interface CreateAppOptions extends PlantStoreRouterOptions {
    * list's origins, never `*`: other origins' writes to it are refused (403).
    */
   corsOrigins?: '*' | readonly string[]
+  /**
+   * Host names whose own pages may call the admin API (an `Origin` equal to
+   * the `Host` the request was sent to), besides IP addresses, `localhost` and
+   * `*.localhost`, which always may. Any other name in `Host` is taken for a
+   * DNS rebinding: its pages' writes to the admin API are refused (403).
+   * The standalone sandbox adds its `host`.
+   */
+  allowedHosts?: readonly string[]
   /** Where the request log goes: one structured pino line per request, with a request id; by default nowhere. */
   requestLog?: Logger
 }
@@ -155,13 +176,16 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     coverage.observe(outcome)
     webhook?.observe(outcome)
   }
+  // One set of caps on delayed answers, whichever delay holds them.
+  const held = new HeldRequests({ perTenant: options.maxHeldPerTenant, total: options.maxHeld })
   const simulated = withSimulation(createCore(store, { onOutcome }), {
     store,
+    held,
     delay: options.delay,
     // A made-up answer never reached the core: reported under the caller's tenant, if any.
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
-  const faulted = withFaults(simulated, { store, faults, onOutcome })
+  const faulted = withFaults(simulated, { store, faults, onOutcome, held })
   const readOnlyWorld = options.readOnlyWorld ?? (options.adminKey !== undefined && options.world === undefined)
   const guarded = readOnlyWorld ? withReadOnlyWorld(faulted, store, onOutcome) : faulted
   // A cluster replica makes or claims the caller's tenant before anything else looks at it.
@@ -184,6 +208,8 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     adminKey: options.adminKey,
     maxTenants: options.maxTenants,
     tenantIdleMs: options.tenantIdleMs,
+    provisionRate: options.provisionRate,
+    provisionRateTotal: options.provisionRateTotal,
     readOnlyWorld,
     plantsPerTenant: options.plantsPerTenant,
     onReset: inspector.reset,

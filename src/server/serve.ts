@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net'
 import { generatePlants } from '../../fixtures/world.ts'
 import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
+import { defaultMaxHeld } from '../core/held-requests.ts'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
+import { defaultMaxConnections } from './connections.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
 import { StateLog } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
@@ -24,6 +26,13 @@ export interface StartSandboxOptions extends CreateAppOptions {
    * The sandbox makes its store then: not with `store`.
    */
   stateFile?: string
+  /**
+   * Connections accepted at once; beyond, a new one is closed as soon as it
+   * is accepted (default: the open-file limit less 128, see
+   * {@link defaultMaxConnections}). Requests held by a delay are capped at
+   * half of it unless `maxHeld` says otherwise.
+   */
+  maxConnections?: number
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
   webhook?: Webhook
@@ -94,8 +103,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   await store.ready // a world that cannot be loaded stops the start here
   await opened?.log.start(() => store.savedTenants())
-  const parts = sandboxParts({ ...options, store, replica })
-  const loadApp = async () => (await import('./app.ts')).appOf(parts, options)
+  const maxConnections = options.maxConnections ?? defaultMaxConnections()
+  // Held requests never take more than half the connections: the others stay free for everyone else.
+  const maxHeld = options.maxHeld ?? Math.min(defaultMaxHeld, Math.floor(maxConnections / 2))
+  const parts = sandboxParts({ ...options, store, replica, maxHeld })
+  // The sandbox's own pages may be served under the name it listens on.
+  const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
+  const loadApp = async () => (await import('./app.ts')).appOf(parts, { ...options, allowedHosts })
   const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 4010,
@@ -104,6 +118,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   server.requestTimeout = serverTimeouts.requestTimeout
   server.keepAliveTimeout = serverTimeouts.keepAliveTimeout
   server.setTimeout(serverTimeouts.socketTimeout)
+  server.maxConnections = maxConnections
   answerClientErrors(server)
 
   let closing: Promise<void> | undefined

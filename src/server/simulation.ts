@@ -1,9 +1,10 @@
 import { callerOf, matchRoute, type PlantStoreHandler } from '../core/app.ts'
 import { renderError } from '../core/errors.ts'
+import { HeldRequests } from '../core/held-requests.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
 import { madeUpStatus, preferredStatus } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
-import { maxDelayMs, sleep } from '../core/time.ts'
+import { maxDelayMs } from '../core/time.ts'
 
 /** A delay in milliseconds: fixed when `min === max`, otherwise uniform in `[min, max]`. */
 export interface DelayRange {
@@ -22,8 +23,17 @@ export interface SimulationOptions {
    * held for a delay nor given a made-up status.
    */
   store?: PlantStore
-  /** Called with each answer the simulation made up (`Prefer: code`), e.g. to journal it. */
+  /**
+   * Called with each answer the simulation made up (`Prefer: code`, or the
+   * 429 of a delay past the caps), e.g. to journal it.
+   */
   onSimulated?: (request: CoreRequest, response: CoreResponse) => void
+  /**
+   * The caps on delayed answers (shared with the fault rules' delays); by
+   * default new ones (100 per tenant, 500 in all). A delay past them is
+   * answered 429 with `Retry-After` at once.
+   */
+  held?: HeldRequests
 }
 
 /**
@@ -85,6 +95,14 @@ export function parsePrefer(header: string): Record<string, string> {
 export function withSimulation(handle: PlantStoreHandler, options: SimulationOptions = {}): PlantStoreHandler {
   const maxDelay = Math.min(options.maxDelay ?? maxDelayMs, maxDelayMs)
   const serverDelay = options.delay
+  const held = options.held ?? new HeldRequests()
+  const { store } = options
+  /** Holds the request for `delay` ms within the caps: `undefined` once held, else the 429 (reported like `Prefer: code`). */
+  const hold = async (request: CoreRequest, delay: number): Promise<CoreResponse | undefined> => {
+    const refused = await held.hold((store && callerOf(store, request)?.tenantId) ?? '', delay)
+    if (refused) options.onSimulated?.(request, refused)
+    return refused
+  }
   const simulate = async (request: CoreRequest, prefer: string): Promise<CoreResponse> => {
     const preferences = parsePrefer(prefer)
     const applied: string[] = []
@@ -108,7 +126,8 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
       delay = Math.min(Number(preferences.delay), maxDelay)
       applied.unshift(`delay=${delay}`)
     }
-    if (delay > 0) await sleep(delay)
+    const refused = delay > 0 ? await hold(request, delay) : undefined
+    if (refused) return refused
     let response: CoreResponse
     if (simulated === undefined) {
       response = await handle(request)
@@ -119,13 +138,12 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
     if (applied.length === 0) return response
     return { ...response, headers: { ...response.headers, 'preference-applied': applied.join(', ') } }
   }
-  const { store } = options
   return (request) => {
     const prefer = request.header('prefer')
     if (prefer === null && !serverDelay) return handle(request)
     if (store && !callerOf(store, request)) return handle(request)
     if (prefer !== null) return simulate(request, prefer)
-    if (serverDelay) return sleep(pick(serverDelay, maxDelay)).then(() => handle(request))
+    if (serverDelay) return hold(request, pick(serverDelay, maxDelay)).then((refused) => refused ?? handle(request))
     return handle(request)
   }
 }

@@ -342,6 +342,7 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
   })
 
   test('a tenant provisioned without ttlSeconds lives a day: its keys expire with its tokens, and its tombstone exactly then', async () => {
+    const before = Date.now()
     const provisioned = JSON.parse(
       (await call('POST', '/__sandbox/tenants', undefined, { plants: 2, seed: 5 })).text,
     ) as {
@@ -352,6 +353,8 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     const { tenant, tokens } = provisioned
     const expiresAt = Date.parse(provisioned.expiresAt)
     expect(expiresAt - Date.now()).toBeGreaterThan(86_400_000 - 60_000)
+    // Never longer than the longest lifetime, a day, counted from before the request (issue 27: 86,400,194 ms was seen).
+    expect(expiresAt - before).toBeLessThanOrEqual(86_400_000)
     expect((await call('POST', '/plants', tokens.write, { id: 50, name: 'Aloe' })).status).toBe(200)
     const redis = createClient({ url: cluster.redisUrl })
     await redis.connect()

@@ -42,6 +42,8 @@ const notDrivenHere: Record<string, string> = {
   'tenantCoverage 404': 'only from an admin handler built without coverage (createAdmin without its coverage option)',
   'headTenantCoverage 404': 'as tenantCoverage 404',
   'headInspectorEvents 429': 'a HEAD opens no stream, so it is never over the caps; declared as derived from GET',
+  'provisionTenant 429':
+    'past the provisioning rate, over HTTP from several addresses: test/server/provisioning-rate.test.ts',
 }
 
 const operations = Object.entries(sandboxContract.operations) as Array<

@@ -311,6 +311,14 @@ describe('flags', () => {
     [['--redis-url', 'http://127.0.0.1:6379'], {}, 'redis-url'],
     [['--redis-url', 'redis://127.0.0.1:6379'], {}, '--redis-url needs --cluster-secret'],
     [['--tenant-idle-seconds', '0'], {}, 'tenant-idle-seconds'],
+    [['--allowed-host', 'local host'], {}, 'allowed-host'],
+    [['--allowed-host', ','], {}, 'allowed-host'],
+    [[], { PLANT_STORE_ALLOWED_HOST: 'a.test,not a host' }, 'PLANT_STORE_ALLOWED_HOST'],
+    [['--max-held', '0'], {}, 'max-held'],
+    [['--max-held-per-tenant', 'many'], {}, 'max-held-per-tenant'],
+    [['--max-connections', '-1'], {}, 'max-connections'],
+    [['--provision-rate', '0'], {}, 'provision-rate'],
+    [[], { PLANT_STORE_PROVISION_RATE_TOTAL: '1.5' }, 'PLANT_STORE_PROVISION_RATE_TOTAL'],
   ])('refuses %j %j with a clear message and exit code 2', async ([args, env, mention], { expect }) => {
     const bad = await runToEnd(args, env)
     expect(bad.code).toBe(2)

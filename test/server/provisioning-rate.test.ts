@@ -1,0 +1,93 @@
+/**
+ * Issue 27, L4: anonymous `POST /__sandbox/tenants` has a rate, a token
+ * bucket per client address and one in all (a burst of the larger of 10
+ * seconds' worth and `maxTenants`); past it the answer is 429 with
+ * `Retry-After` and an Error body, and nothing is made. Under an admin key
+ * there is no rate.
+ */
+import { request } from 'node:http'
+import { describe, expect, test } from 'vitest'
+import { createApp } from '../../src/server/index.ts'
+import { expectErrorBody, read } from '../support/contract.ts'
+import { useSandbox } from './sandbox-fixture.ts'
+import { bearer, listen } from './support.ts'
+
+/** Provisions from a loopback address of its own (127.0.0.x), and deletes the tenant again when one was made. */
+function provisionFrom(base: string, localAddress: string): Promise<{ status: number; retryAfter?: string }> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, method: 'POST', path: '/__sandbox/tenants', localAddress }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString()
+      })
+      res.on('end', async () => {
+        if (res.statusCode === 201) {
+          const { tenant, tokens } = JSON.parse(text)
+          await fetch(`${base}/__sandbox/tenants/${tenant}`, { method: 'DELETE', headers: bearer(tokens.write) })
+        }
+        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] })
+      })
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('the provisioning rate', () => {
+  // A burst of max(10 × 1, 3) = 10 per address, max(10 × 2, 3) = 20 in all.
+  const sandbox = useSandbox({ maxTenants: 3, provisionRate: 1, provisionRateTotal: 2 })
+
+  /** Provisions (from 127.0.0.1) and deletes the tenant again, so that the maximum of 3 is never the limit. */
+  const provision = async () => {
+    const answer = await read(await fetch(`${sandbox.base}/__sandbox/tenants`, { method: 'POST' }))
+    if (answer.status === 201) {
+      const { tenant, tokens } = JSON.parse(answer.text)
+      await fetch(`${sandbox.base}/__sandbox/tenants/${tenant}`, { method: 'DELETE', headers: bearer(tokens.write) })
+    }
+    return answer
+  }
+
+  test('a client past its burst gets 429 with Retry-After and an Error body, and no tenant; the bucket refills', async () => {
+    for (let i = 0; i < 10; i++) expect((await provision()).status).toBe(201)
+    const refused = await provision()
+    expectErrorBody(refused, 429)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect(JSON.parse(refused.text).message).toContain('from this address')
+    expect(sandbox.store.provisionedTenants()).toEqual([])
+
+    sandbox.advance(1000)
+    expect((await provision()).status).toBe(201)
+    expectErrorBody(await provision(), 429)
+  })
+
+  test('another address has a bucket of its own, and all addresses share the total', async () => {
+    sandbox.advance(60_000) // every bucket full again
+    for (let i = 0; i < 10; i++) expect((await provisionFrom(sandbox.base, '127.0.0.2')).status).toBe(201)
+    expect((await provisionFrom(sandbox.base, '127.0.0.2')).status).toBe(429)
+    for (let i = 0; i < 10; i++) expect((await provisionFrom(sandbox.base, '127.0.0.3')).status).toBe(201)
+    // 20 in all: a fresh address is refused too, until the total refills (2 a second).
+    const total = await provisionFrom(sandbox.base, '127.0.0.4')
+    expect(total).toEqual({ status: 429, retryAfter: '1' })
+    sandbox.advance(500)
+    expect((await provisionFrom(sandbox.base, '127.0.0.4')).status).toBe(201)
+  })
+})
+
+describe('under an admin key', () => {
+  test('the key holder provisions without a rate', async () => {
+    const keyed = await listen(createApp({ adminKey: 'sesame-1234', provisionRate: 1, provisionRateTotal: 1 }))
+    try {
+      for (let i = 0; i < 30; i++) {
+        const answer = await fetch(`${keyed.base}/__sandbox/tenants`, {
+          method: 'POST',
+          headers: { 'x-admin-key': 'sesame-1234' },
+        })
+        expect(answer.status).toBe(201)
+        await answer.arrayBuffer()
+      }
+    } finally {
+      await keyed.close()
+    }
+  })
+})
