@@ -1,18 +1,15 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
-import { type CoreOptions, createCore, routes } from '../core/app.ts'
+import { type PlantStoreHandler, routes } from '../core/app.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
-import type { PlantStore } from '../core/store.ts'
 import { sleep } from '../core/time.ts'
-import { PlantStoreCoverage } from '../coverage-report.ts'
-import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
-import { FaultRules } from '../faults/fault-rules.ts'
-import { withFaults } from '../faults/with-faults.ts'
+import {
+  type PlantStoreMockOptions,
+  type PlantStoreParts,
+  plantStoreHandler,
+  plantStoreParts,
+} from '../plant-store-mock.ts'
 
-export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOptions {
-  /** The store to serve; by default a new one seeded with the fixture world. */
-  store?: PlantStore
-  /** Per-tenant fault rules answered instead of the real answers (see `FaultRules`); by default none. */
-  faults?: FaultRules
+export interface CreateHandlersOptions extends PlantStoreMockOptions {
   /** Only answer requests to this base address, e.g. `https://api.example.com`; by default any origin. */
   baseUrl?: string
 }
@@ -29,11 +26,12 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
  * const server = setupServer(...createHandlers({ store }))
  */
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
-  const store = options.store ?? createPlantStore(options)
-  const { onOutcome, faults } = options
-  const core = createCore(store, { onOutcome })
-  const handle = faults ? withFaults(core, { store, faults, onOutcome }) : core
-  const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
+  return handlersOf(plantStoreHandler(options), options.baseUrl)
+}
+
+/** The msw handlers that answer through one Plant Store handler, at `baseUrl` or any origin. */
+function handlersOf(handle: PlantStoreHandler, baseUrl: string | undefined): HttpHandler[] {
+  const base = baseUrl ? baseUrl.replace(/\/+$/, '') : '*'
 
   const paths = routes.map(({ path, methods }) => {
     const segments = path.split('/').length - 1
@@ -53,23 +51,10 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   ]
 }
 
-/** The Plant Store handlers, with the store and the fault rules behind them. */
-export interface PlantStoreMock {
-  /** The stateful store behind the handlers: `reset()` (to the set-up world), `load()`, `plants(tenant)` (`@msw/data` queries), `snapshot()`. */
-  readonly store: PlantStore
+/** The Plant Store handlers, with the store, the fault rules and the coverage behind them. */
+export interface PlantStoreMock extends PlantStoreParts {
   /** The Plant Store handlers, to give msw's server or worker. */
   readonly handlers: readonly HttpHandler[]
-  /**
-   * Per-tenant fault rules the handlers answer before the store, the same
-   * rules as the sandbox's `/__sandbox/faults`: `add(tenant, rule)`,
-   * `list(tenant)`, `remove(tenant, id)`, `clear()`.
-   */
-  readonly faults: FaultRules
-  /**
-   * The contract coverage of the answers the handlers gave: `report()`,
-   * `table()`, `reset()`, and `check({ min, require, json })` for the end of a run.
-   */
-  readonly coverage: PlantStoreCoverage
 }
 
 /**
@@ -80,17 +65,8 @@ export interface PlantStoreMock {
  * const { handlers, store, faults, coverage } = createPlantStoreMock({ seed: 7 })
  */
 export function createPlantStoreMock(options: CreateHandlersOptions = {}): PlantStoreMock {
-  const store = options.store ?? createPlantStore(options)
-  const faults = options.faults ?? new FaultRules({ now: options.now })
-  const coverage = new PlantStoreCoverage()
-  const { onOutcome: listener } = options
-  const onOutcome: CoreOptions['onOutcome'] = listener
-    ? (outcome) => {
-        coverage.observe(outcome)
-        listener(outcome)
-      }
-    : coverage.observe
-  return { store, handlers: createHandlers({ ...options, store, faults, onOutcome }), faults, coverage }
+  const { handle, ...parts } = plantStoreParts(options)
+  return { ...parts, handlers: handlersOf(handle, options.baseUrl) }
 }
 
 /**
