@@ -8,6 +8,7 @@ import {
   plantStoreHandler,
   plantStoreParts,
 } from '../plant-store-mock.ts'
+import { answerCorsHeaders, preflightHeaders } from '../server/cors-policy.ts'
 
 export interface CreateHandlersOptions extends PlantStoreMockOptions {
   /** Only answer requests to this base address, e.g. `https://api.example.com`; by default any origin. */
@@ -18,7 +19,8 @@ export interface CreateHandlersOptions extends PlantStoreMockOptions {
  * Creates the msw request handlers of the Plant Store: one per operation of
  * the contract (`GET`/`HEAD /plants`, `POST /plants`, `DELETE /plants/{id}`),
  * with every rule of the contract (auth, validation, tenancy, Error bodies)
- * applied by the shared core.
+ * applied by the shared core, and CORS (preflights, headers) as the sandbox
+ * answers it.
  *
  * @example
  * import { setupServer } from 'msw/node'
@@ -36,6 +38,8 @@ function handlersOf(handle: PlantStoreHandler, baseUrl: string | undefined): Htt
   const paths = routes.map(({ path, methods }) => {
     const segments = path.split('/').length - 1
     const resolver = ({ request }: { request: Request }) => {
+      // A CORS preflight (a DOM that checks CORS, such as happy-dom's fetch) gets the sandbox's answer.
+      if (request.method === 'OPTIONS') return new HttpResponse(null, { status: 204, headers: preflightHeaders })
       const response = handle(toCoreRequest(request, segments))
       return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
     }
@@ -92,9 +96,9 @@ function toHttpResponse({ status, headers, body, fault }: CoreResponse): Respons
   if (fault === 'truncated') {
     const bytes = new TextEncoder().encode(body ?? '')
     const promised = { ...headers, 'content-length': String(bytes.byteLength) }
-    return new HttpResponse(truncatedStream(bytes), { status, headers: promised })
+    return new HttpResponse(truncatedStream(bytes), { status, headers: { ...promised, ...answerCorsHeaders } })
   }
-  return new HttpResponse(body, { status, headers })
+  return new HttpResponse(body, { status, headers: { ...headers, ...answerCorsHeaders } })
 }
 
 /**
