@@ -41,7 +41,11 @@ function handlersOf(handle: PlantStoreHandler, baseUrl: string | undefined): Htt
       // A CORS preflight (a DOM that checks CORS, such as happy-dom's fetch) gets the sandbox's answer.
       if (request.method === 'OPTIONS') return new HttpResponse(null, { status: 204, headers: preflightHeaders })
       const response = handle(toCoreRequest(request, segments))
-      return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
+      // Only a request that names its origin needs the CORS headers (a browser's, happy-dom's); Node's fetch sends none.
+      const cors = request.headers.has('origin')
+      return response instanceof Promise
+        ? response.then((answer) => toHttpResponse(answer, cors))
+        : toHttpResponse(response, cors)
     }
     return { mswPath: `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`, methods: [...methods.keys()], resolver }
   })
@@ -90,15 +94,19 @@ function toCoreRequest(request: Request, segments: number): CoreRequest {
   }
 }
 
-/** The fetch answer of a core answer; a transport fault becomes msw's network error, or a body that fails midway. */
-function toHttpResponse({ status, headers, body, fault }: CoreResponse): Response {
+/**
+ * The fetch answer of a core answer, with the sandbox's CORS headers when
+ * `cors`; a transport fault becomes msw's network error, or a body that fails midway.
+ */
+function toHttpResponse({ status, headers, body, fault }: CoreResponse, cors: boolean): Response {
   if (fault === 'reset' || fault === 'empty') return HttpResponse.error()
+  const all = cors ? { ...headers, ...answerCorsHeaders } : headers
   if (fault === 'truncated') {
     const bytes = new TextEncoder().encode(body ?? '')
-    const promised = { ...headers, 'content-length': String(bytes.byteLength) }
-    return new HttpResponse(truncatedStream(bytes), { status, headers: { ...promised, ...answerCorsHeaders } })
+    const promised = { ...all, 'content-length': String(bytes.byteLength) }
+    return new HttpResponse(truncatedStream(bytes), { status, headers: promised })
   }
-  return new HttpResponse(body, { status, headers: { ...headers, ...answerCorsHeaders } })
+  return new HttpResponse(body, { status, headers: all })
 }
 
 /**

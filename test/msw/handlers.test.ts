@@ -424,10 +424,16 @@ describe('CORS, as the sandbox answers it', () => {
   })
 
   test('lets a page of another origin read every answer and the headers it needs', async () => {
-    const answer = await fetch(`${origin}/plants`)
+    const answer = await fetch(`${origin}/plants`, { headers: { origin: 'http://localhost:3000' } })
 
     expect(answer.status).toBe(401)
     expect(answer.headers.get('access-control-allow-origin')).toBe('*')
     expect(answer.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate')
+  })
+
+  test('adds no CORS header to a request that names no origin (Node’s fetch)', async () => {
+    const answer = await fetch(`${origin}/plants`)
+
+    expect(answer.headers.has('access-control-allow-origin')).toBe(false)
   })
 })
