@@ -196,4 +196,26 @@ describe('what routePlantStore leaves alone', () => {
       headers: { 'content-type': expect.stringContaining('text/html') },
     })
   })
+
+  test('answers only below its baseUrl, for the one page it was given', async () => {
+    const page = await context.newPage()
+    const { store } = await routePlantStore(page, { baseUrl: `${site.origin}/api/` })
+    await page.goto(`${site.origin}/?api=${site.origin}&token=`)
+    const headers = { authorization: `Bearer ${fixtureTokens.acme.write}` }
+    const other = await context.newPage()
+    await other.goto(`${site.origin}/?api=${site.origin}&token=`)
+
+    expect(await fetchIn(page, '/api/plants?limit=1', { headers })).toMatchObject({
+      status: 200,
+      body: expect.stringMatching(/^\[\{"name"/),
+    })
+    expect(await fetchIn(page, '/api/plants/1', { method: 'DELETE', headers })).toMatchObject({ status: 204 })
+    expect(store.countPlants('acme')).toBe(4)
+    expect(await fetchIn(page, '/plants', { headers })).toMatchObject({
+      headers: { 'content-type': expect.stringContaining('text/html') },
+    })
+    expect(await fetchIn(other, '/api/plants', { headers })).toMatchObject({
+      headers: { 'content-type': expect.stringContaining('text/html') },
+    })
+  })
 })
