@@ -99,7 +99,7 @@ export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): Pl
   const store =
     handlerOptions.store ?? (persist ? storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined)
   const mock = createPlantStoreMock({ ...handlerOptions, store })
-  if (expose) exposeOnWindow(mock)
+  if (expose) exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage })
   return { worker: setupWorker(...mock.handlers), ...mock }
 }
 
