@@ -1,8 +1,37 @@
 import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
+import { type PersistOptions, storedPlantStore } from './browser/stored-world.ts'
+import { exposeOnWindow } from './browser/window-handle.ts'
 import type { PlantStore } from './core/store.ts'
 import { type CreateHandlersOptions, createPlantStoreMock, type PlantStoreMock } from './msw/handlers.ts'
 
 export type { SetupWorker, StartOptions } from 'msw/browser'
+export { defaultStorageKey, type PersistOptions, storedWorldFormat } from './browser/stored-world.ts'
+export {
+  type PlantStoreWindowHandle,
+  type PlantStoreWindowInit,
+  windowHandleName,
+  windowInitName,
+} from './browser/window-handle.ts'
+
+export interface PlantStoreWorkerOptions extends Omit<CreateHandlersOptions, 'persist'> {
+  /**
+   * Keeps the world in the browser's `localStorage` across reloads, and the
+   * tabs of the origin in step (each sees the others' writes without a
+   * reload; `store.reset()` resets them all). Every write is stored before
+   * it is answered; the stored world is loaded before the first answer.
+   * A stored world that is corrupt, from another format of the package or
+   * from another set-up world is discarded with one console warning.
+   * `true`, or `{ key }` to keep several mocks of one origin apart. Off by default.
+   */
+  persist?: boolean | PersistOptions
+  /**
+   * Puts `{ store, faults, coverage }` on `window.__plantStoreMock` for
+   * end-to-end tests and the devtools console, and first adds the fault
+   * rules a test left in `window.__plantStoreMockInit` (see
+   * `inPagePlantStore` in `plant-store-mock/playwright`). Off by default.
+   */
+  exposeOnWindow?: boolean
+}
 
 export interface PlantStoreWorker extends PlantStoreMock {
   /** The msw worker: `start()`, `stop()`, `use()` overrides, `resetHandlers()`. */
@@ -10,7 +39,8 @@ export interface PlantStoreWorker extends PlantStoreMock {
   /**
    * The stateful store behind the handlers, living in the page: `reset()`
    * (back to the world it was set up with), `load(buildWorld({ seed }))` (reseed),
-   * `listPlants(tenantId)` and `snapshot()` (inspect), `ready`.
+   * `listPlants(tenantId)` and `snapshot()` (inspect), `ready` (with
+   * `persist`, settles once the stored world is loaded).
    */
   readonly store: PlantStore
 }
@@ -35,7 +65,8 @@ export const plantStoreWorkerStartOptions = {
  * Sets up msw's `setupWorker` with the Plant Store handlers, for browser dev
  * and test builds. The store lives in the page: every page load starts from
  * the seeded world, and requests from each tab are answered by that tab's own
- * store. Serve msw's worker script first: `npx msw init public`, or
+ * store, unless `persist` keeps the world in `localStorage` and the tabs in
+ * step. Serve msw's worker script first: `npx msw init public`, or
  * `msw({ mode: 'worker-only' })` from `msw/vite` in the Vite config.
  *
  * @example
@@ -57,9 +88,18 @@ export const plantStoreWorkerStartOptions = {
  * // Which of the contract's answers the page's requests provoked (writing JSON needs Node: use report()).
  * const { coverage } = setupPlantStoreWorker()
  * console.info(coverage.table())
+ *
+ * @example
+ * // Created plants survive a reload, and every tab of the origin sees them.
+ * const { worker } = setupPlantStoreWorker({ persist: true })
+ * await worker.start(plantStoreWorkerStartOptions) // answers from the stored world
  */
-export function setupPlantStoreWorker(options: CreateHandlersOptions = {}): PlantStoreWorker {
-  const mock = createPlantStoreMock(options)
+export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): PlantStoreWorker {
+  const { persist, exposeOnWindow: expose, ...handlerOptions } = options
+  const store =
+    handlerOptions.store ?? (persist ? storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined)
+  const mock = createPlantStoreMock({ ...handlerOptions, store })
+  if (expose) exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage })
   return { worker: setupWorker(...mock.handlers), ...mock }
 }
 

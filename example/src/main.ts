@@ -15,7 +15,7 @@ async function main(root: HTMLElement): Promise<void> {
   if (api === null) {
     const { startMocks } = await import('./mocks.ts')
     await startMocks()
-    transport = "MSW's service worker, from this tab's own store (a reload reseeds it)"
+    transport = "MSW's service worker, from the world this browser stores (kept across reloads and tabs)"
   }
   mountApp(root, { baseUrl: api ?? '', token: params.get('token') ?? 'psm_acme_write', transport })
   element(root, '#starting', HTMLElement).hidden = true

@@ -119,6 +119,13 @@ export class PlantStore {
     this.#generatePlants = options.generatePlants
     this.#now = options.now ?? Date.now
     this.defaultQuota = options.quota ?? contract.defaultQuota
+    if (options.persist !== undefined && typeof options.persist !== 'function') {
+      // `setupPlantStoreWorker({ persist: true })` once reached here and answered every write with 500.
+      throw new TypeError(
+        'persist must be a function that writes a change through (or absent); to keep the browser mock across ' +
+          'reloads, pass persist: true to setupPlantStoreWorker().',
+      )
+    }
     this.#record = options.record
     this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options)
     if (options.world) {

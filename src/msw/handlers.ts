@@ -1,18 +1,18 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
-import { type CoreOptions, createCore, routes } from '../core/app.ts'
+import { type PlantStoreHandler, routes } from '../core/app.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
 import { sleep } from '../core/time.ts'
-import { PlantStoreCoverage } from '../coverage-report.ts'
-import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
-import { FaultRules } from '../faults/fault-rules.ts'
-import { withFaults } from '../faults/with-faults.ts'
+import { createPlantStore } from '../create-plant-store.ts'
+import {
+  type PlantStoreMockOptions,
+  type PlantStoreParts,
+  plantStoreHandler,
+  plantStoreParts,
+} from '../plant-store-mock.ts'
+import { answerCorsHeaders, preflightHeaders } from '../server/cors-policy.ts'
 
-export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOptions {
-  /** The store to serve; by default a new one seeded with the fixture world. */
-  store?: PlantStore
-  /** Per-tenant fault rules answered instead of the real answers (see `FaultRules`); by default none. */
-  faults?: FaultRules
+export interface CreateHandlersOptions extends PlantStoreMockOptions {
   /** Only answer requests to this base address, e.g. `https://api.example.com`; by default any origin. */
   baseUrl?: string
 }
@@ -21,7 +21,8 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
  * Creates the msw request handlers of the Plant Store: one per operation of
  * the contract (`GET`/`HEAD /plants`, `POST /plants`, `DELETE /plants/{id}`),
  * with every rule of the contract (auth, validation, tenancy, Error bodies)
- * applied by the shared core.
+ * applied by the shared core, and CORS (preflights, headers) as the sandbox
+ * answers it.
  *
  * @example
  * import { setupServer } from 'msw/node'
@@ -30,16 +31,24 @@ export interface CreateHandlersOptions extends CreatePlantStoreOptions, CoreOpti
  */
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
   const store = options.store ?? createPlantStore(options)
-  const { onOutcome, faults } = options
-  const core = createCore(store, { onOutcome })
-  const handle = faults ? withFaults(core, { store, faults, onOutcome }) : core
-  const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*'
+  return handlersOf(plantStoreHandler({ ...options, store }), store, options.baseUrl)
+}
+
+/** The msw handlers that answer through one Plant Store handler (over `store`), at `baseUrl` or any origin. */
+function handlersOf(handle: PlantStoreHandler, store: PlantStore, baseUrl: string | undefined): HttpHandler[] {
+  const base = baseUrl ? baseUrl.replace(/\/+$/, '') : '*'
 
   const paths = routes.map(({ path, methods }) => {
     const segments = path.split('/').length - 1
     const resolver = ({ request }: { request: Request }) => {
+      // A CORS preflight (a DOM that checks CORS, such as happy-dom's fetch) gets the sandbox's answer.
+      if (request.method === 'OPTIONS') return new HttpResponse(null, { status: 204, headers: preflightHeaders })
       const response = handle(toCoreRequest(request, segments))
-      return response instanceof Promise ? response.then(toHttpResponse) : toHttpResponse(response)
+      // Only a request that names its origin needs the CORS headers (a browser's, happy-dom's); Node's fetch sends none.
+      const cors = request.headers.has('origin')
+      return response instanceof Promise
+        ? response.then((answer) => toHttpResponse(answer, cors))
+        : toHttpResponse(response, cors)
     }
     return { mswPath: `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`, methods: [...methods.keys()], resolver }
   })
@@ -69,23 +78,10 @@ export function storeBehind(handler: object): PlantStore | undefined {
   return stores.get(handler)
 }
 
-/** The Plant Store handlers, with the store and the fault rules behind them. */
-export interface PlantStoreMock {
-  /** The stateful store behind the handlers: `reset()` (to the set-up world), `load()`, `plants(tenant)` (`@msw/data` queries), `snapshot()`. */
-  readonly store: PlantStore
+/** The Plant Store handlers, with the store, the fault rules and the coverage behind them. */
+export interface PlantStoreMock extends PlantStoreParts {
   /** The Plant Store handlers, to give msw's server or worker. */
   readonly handlers: readonly HttpHandler[]
-  /**
-   * Per-tenant fault rules the handlers answer before the store, the same
-   * rules as the sandbox's `/__sandbox/faults`: `add(tenant, rule)`,
-   * `list(tenant)`, `remove(tenant, id)`, `clear()`.
-   */
-  readonly faults: FaultRules
-  /**
-   * The contract coverage of the answers the handlers gave: `report()`,
-   * `table()`, `reset()`, and `check({ min, require, json })` for the end of a run.
-   */
-  readonly coverage: PlantStoreCoverage
 }
 
 /**
@@ -96,17 +92,8 @@ export interface PlantStoreMock {
  * const { handlers, store, faults, coverage } = createPlantStoreMock({ seed: 7 })
  */
 export function createPlantStoreMock(options: CreateHandlersOptions = {}): PlantStoreMock {
-  const store = options.store ?? createPlantStore(options)
-  const faults = options.faults ?? new FaultRules({ now: options.now })
-  const coverage = new PlantStoreCoverage()
-  const { onOutcome: listener } = options
-  const onOutcome: CoreOptions['onOutcome'] = listener
-    ? (outcome) => {
-        coverage.observe(outcome)
-        listener(outcome)
-      }
-    : coverage.observe
-  return { store, handlers: createHandlers({ ...options, store, faults, onOutcome }), faults, coverage }
+  const { handle, ...parts } = plantStoreParts(options)
+  return { ...parts, handlers: handlersOf(handle, parts.store, options.baseUrl) }
 }
 
 /**
@@ -126,15 +113,19 @@ function toCoreRequest(request: Request, segments: number): CoreRequest {
   }
 }
 
-/** The fetch answer of a core answer; a transport fault becomes msw's network error, or a body that fails midway. */
-function toHttpResponse({ status, headers, body, fault }: CoreResponse): Response {
+/**
+ * The fetch answer of a core answer, with the sandbox's CORS headers when
+ * `cors`; a transport fault becomes msw's network error, or a body that fails midway.
+ */
+function toHttpResponse({ status, headers, body, fault }: CoreResponse, cors: boolean): Response {
   if (fault === 'reset' || fault === 'empty') return HttpResponse.error()
+  const all = cors ? { ...headers, ...answerCorsHeaders } : headers
   if (fault === 'truncated') {
     const bytes = new TextEncoder().encode(body ?? '')
-    const promised = { ...headers, 'content-length': String(bytes.byteLength) }
+    const promised = { ...all, 'content-length': String(bytes.byteLength) }
     return new HttpResponse(truncatedStream(bytes), { status, headers: promised })
   }
-  return new HttpResponse(body, { status, headers })
+  return new HttpResponse(body, { status, headers: all })
 }
 
 /**

@@ -21,9 +21,9 @@ import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-
 import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
 import { contract } from '../generated/contract.ts'
-import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { toListener } from './adapter.ts'
 import { createAdmin, refuseSharedWrite } from './admin.ts'
+import { corsMethods, corsPolicy } from './cors-policy.ts'
 import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
 import { requestLog } from './request-log.ts'
@@ -103,28 +103,15 @@ export interface CreateAppOptions extends PlantStoreRouterOptions {
 }
 
 /**
- * The methods a preflight allows: every method of the Plant Store's and the
- * sandbox control API's contracts, in their order, but HEAD (a CORS-safelisted
- * method is never preflighted).
- */
-export const corsMethods: readonly string[] = [
-  ...new Set(
-    [...Object.values(contract.operations), ...Object.values(sandboxContract.operations)]
-      .map(({ method }) => method as string)
-      .filter((method) => method !== 'HEAD'),
-  ),
-]
-
-/**
  * The CORS options of the sandbox: preflights answered without a token, the
  * contract's headers allowed and exposed.
  */
 export function corsOptions(origins: CreateAppOptions['corsOrigins']): cors.CorsOptions {
   return {
     methods: [...corsMethods],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Admin-Key', 'X-Request-Id'],
-    exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
-    maxAge: 600,
+    allowedHeaders: [...corsPolicy.allowedHeaders],
+    exposedHeaders: [...corsPolicy.exposedHeaders],
+    maxAge: corsPolicy.maxAge,
     optionsSuccessStatus: 204,
     origin: origins === undefined || origins === '*' ? '*' : [...origins],
   }

@@ -42,19 +42,27 @@ export function documentationPages(): string[] {
 }
 
 /**
- * Every code block of the documentation that names a file, in document
- * order, the pages in the order of `documentationPages()`.
+ * Every code block of the documentation that names a file for one example
+ * project, in document order, the pages in the order of
+ * `documentationPages()`. A block belongs to the projects its info string
+ * lists (```` ```ts file=e2e/plants.spec.ts project=frontend ````, or
+ * `project=main,frontend`); without `project=`, to `main`: the project of
+ * the README's CI steps.
  *
  * @example
  * readmeFiles().map((file) => file.path) // ['tsconfig.json', 'test/setup.ts', …]
+ * readmeFiles('frontend') // the frontend team's project: Vitest with setupFiles, React, Jest, Playwright
  */
-export function readmeFiles(): ReadmeFile[] {
+export function readmeFiles(project = 'main'): ReadmeFile[] {
   const files: ReadmeFile[] = []
   for (const page of documentationPages()) {
     marked.walkTokens(marked.lexer(readFileSync(join(projectRoot, page), 'utf8')), (token) => {
       if (token.type !== 'code') return
-      const path = /(?:^|\s)file=(\S+)/.exec((token as Tokens.Code).lang ?? '')?.[1]
-      if (path !== undefined) files.push({ path, text: `${(token as Tokens.Code).text}\n` })
+      const info = (token as Tokens.Code).lang ?? ''
+      const path = /(?:^|\s)file=(\S+)/.exec(info)?.[1]
+      const projects = (/(?:^|\s)project=(\S+)/.exec(info)?.[1] ?? 'main').split(',')
+      if (path !== undefined && projects.includes(project))
+        files.push({ path, text: `${(token as Tokens.Code).text}\n` })
     })
   }
   return files

@@ -48,7 +48,7 @@ describe('the documentation’s examples', () => {
   test('import from the package’s entry points at least once per use', () => {
     const entries = new Set(names.map(({ entry }) => entry))
 
-    for (const entry of ['node', 'browser', 'client', 'server', 'contracts']) {
+    for (const entry of ['node', 'browser', 'client', 'server', 'contracts', 'playwright']) {
       expect(entries).toContain(`plant-store-mock/${entry}`)
     }
   })

@@ -406,3 +406,32 @@ describe('handler options and overrides', () => {
     expect(await state()).toBe(seeded)
   })
 })
+
+describe('CORS, as the sandbox answers it', () => {
+  // Regression: happy-dom's fetch checks CORS, and its preflight got the core's 405: every request was blocked.
+  test('answers a preflight with 204 and the sandbox’s preflight headers, without a token', async () => {
+    const response = await fetch(`${origin}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+    })
+
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST')
+    expect(response.headers.get('access-control-allow-headers')).toContain('Authorization')
+  })
+
+  test('lets a page of another origin read every answer and the headers it needs', async () => {
+    const answer = await fetch(`${origin}/plants`, { headers: { origin: 'http://localhost:3000' } })
+
+    expect(answer.status).toBe(401)
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*')
+    expect(answer.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate')
+  })
+
+  test('adds no CORS header to a request that names no origin (Node’s fetch)', async () => {
+    const answer = await fetch(`${origin}/plants`)
+
+    expect(answer.headers.has('access-control-allow-origin')).toBe(false)
+  })
+})

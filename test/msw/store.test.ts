@@ -94,6 +94,19 @@ describe('a world that cannot be loaded', () => {
   })
 })
 
+describe('the persist option of the store', () => {
+  // Regression: `setupPlantStoreWorker({ persist: true })` reached the store's write-through hook as `true`,
+  // and every write answered 500 ("persist is not a function").
+  test('is refused at once, naming the browser option, when it is not a function', () => {
+    expect(() => createPlantStore({ persist: true as never })).toThrow(
+      new TypeError(
+        'persist must be a function that writes a change through (or absent); to keep the browser mock across ' +
+          'reloads, pass persist: true to setupPlantStoreWorker().',
+      ),
+    )
+  })
+})
+
 describe('fixture generation', () => {
   test('does not depend on, or change, the sequence of the shared faker instance', async () => {
     for (const seed of [buildWorld()[0]!.seed, 7]) {

@@ -1,0 +1,250 @@
+/**
+ * The browser's stored world (`setupPlantStoreWorker({ persist: true })`):
+ * the store kept in `localStorage` across reloads, every write written
+ * through before it is answered, and the tabs of one origin told of each
+ * other's writes over a `BroadcastChannel`, so each tab's store follows
+ * without a reload. `localStorage` because it reads synchronously: the
+ * stored world is in the store's queue before the worker can answer a
+ * single request (the store's own `ready`), so there is no hydration race.
+ */
+import { z } from 'zod'
+import { buildWorld, generatePlants } from '../../fixtures/world.ts'
+import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
+import { PlantStore, type StoreChange, type TenantSnapshot } from '../core/store.ts'
+import type { CreatePlantStoreOptions } from '../create-plant-store.ts'
+
+/**
+ * The stored form's version: bumped whenever what is stored changes shape,
+ * so that a world written by an older package is discarded, never misread.
+ */
+export const storedWorldFormat = 1
+
+/** Where the world is stored, unless `persist: { key }` says otherwise (also the tabs' channel name). */
+export const defaultStorageKey = 'plant-store-mock:world'
+
+/** How the stored world is set up: `persist: true`, or these options. */
+export interface PersistOptions {
+  /** The `localStorage` key (and `BroadcastChannel` name): one per mock of an origin. Default `plant-store-mock:world`. */
+  key?: string
+}
+
+const storedWorldSchema = z.object({
+  format: z.literal(storedWorldFormat),
+  /** A fingerprint of the world the store was set up with: another set-up world discards the stored one. */
+  setup: z.string(),
+  snapshot: snapshotSchema,
+  provisioned: z.array(z.string()),
+})
+
+type StoredWorld = z.output<typeof storedWorldSchema>
+
+/** What one tab tells the others: this tenant changed, or the whole world did. */
+type WorldMessage = { readonly tenantId: string } | { readonly all: true }
+
+/** A store whose whole-world changes (`reset`, `load`, `restore`) are stored and told to the other tabs. */
+class StoredPlantStore extends PlantStore {
+  /** Called after each whole-world change this tab made. */
+  onWholeChange: () => void = () => undefined
+
+  override async reset(): Promise<void> {
+    await super.reset()
+    this.onWholeChange()
+  }
+
+  override async load(world: readonly TenantSpec[]): Promise<void> {
+    await super.load(world)
+    this.onWholeChange()
+  }
+
+  override async restore(snapshot: StoreSnapshot, provisioned: readonly string[] = []): Promise<void> {
+    await super.restore(snapshot, provisioned)
+    this.onWholeChange()
+  }
+
+  /** Takes in a world another tab stored, without storing or telling it again. */
+  restoreFromStorage(snapshot: StoreSnapshot, provisioned: readonly string[]): Promise<void> {
+    return super.restore(snapshot, provisioned)
+  }
+}
+
+/**
+ * A store set up as `createPlantStore(options)` would be, that starts from
+ * the stored world when there is a valid one (before it answers anything:
+ * `store.ready` includes it), writes each change through to storage, and
+ * follows the other tabs' changes. A stored world that is corrupt, from an
+ * older format or from another set-up world is discarded with one warning.
+ *
+ * @example
+ * const store = storedPlantStore({ seed: 7 }, { key: 'my-app:plants' })
+ * await store.ready // the stored world, or the seeded one
+ */
+export function storedPlantStore(options: CreatePlantStoreOptions, persist: PersistOptions = {}): PlantStore {
+  const key = persist.key ?? defaultStorageKey
+  const world = options.world ?? buildWorld(options)
+  const setup = fingerprint(JSON.stringify([world, options.quota ?? null]))
+  const storage = new WorldStorage(key, setup)
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(key) : undefined
+
+  const store: StoredPlantStore = new StoredPlantStore({
+    generatePlants,
+    world,
+    quota: options.quota,
+    now: options.now,
+    persist: async (change) => {
+      storage.change(change, () => ({ snapshot: store.snapshot(), provisioned: store.provisionedTenants() }))
+      // The other tabs read the tenant from storage, which has the change already.
+      channel?.postMessage({ tenantId: change.tenantId } satisfies WorldMessage)
+    },
+  })
+  store.onWholeChange = () => {
+    storage.save(store.snapshot(), store.provisionedTenants())
+    channel?.postMessage({ all: true } satisfies WorldMessage)
+  }
+
+  const saved = storage.read()
+  if (saved) {
+    store.restoreFromStorage(saved.snapshot, saved.provisioned).catch((error: unknown) => {
+      storage.discard(`it could not be loaded (${error instanceof Error ? error.message : String(error)})`)
+      return store.reset()
+    })
+  }
+
+  if (channel) {
+    channel.onmessage = ({ data }: MessageEvent<WorldMessage>) => {
+      const stored = storage.read()
+      if (!stored) return
+      if ('all' in data) {
+        store.restoreFromStorage(stored.snapshot, stored.provisioned).catch(() => undefined)
+        return
+      }
+      const tenant = stored.snapshot.tenants.find(({ id }) => id === data.tenantId)
+      if (!tenant) {
+        store.removeTenant(data.tenantId)
+        return
+      }
+      const { seedPlants, plants, ...spec } = tenant
+      const provisioned = stored.provisioned.includes(tenant.id)
+      store.putTenant({ ...spec, plants: seedPlants }, { plants, provisioned }).catch(() => undefined)
+    }
+  }
+  return store
+}
+
+/** The stored world under one key of `localStorage`: read, checked, written, discarded with one warning. */
+class WorldStorage {
+  readonly #key: string
+  readonly #setup: string
+  #warned = false
+
+  constructor(key: string, setup: string) {
+    this.#key = key
+    this.#setup = setup
+  }
+
+  /** The stored world when there is a valid one for this set-up; a corrupt or foreign one is discarded. */
+  read(): StoredWorld | undefined {
+    let text: string | null
+    try {
+      text = localStorage.getItem(this.#key)
+    } catch {
+      return undefined // storage denied (e.g. an opaque origin): the mock runs in memory
+    }
+    if (text === null) return undefined
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      this.discard('it is not valid JSON')
+      return undefined
+    }
+    const format = (value as { format?: unknown } | null)?.format
+    if (format !== storedWorldFormat) {
+      this.discard(
+        `it was stored by another version of plant-store-mock (format ${String(format)}, this one reads ${storedWorldFormat})`,
+      )
+      return undefined
+    }
+    const parsed = storedWorldSchema.safeParse(value)
+    if (!parsed.success) {
+      this.discard(`it does not have the shape of a stored world (${parsed.error.issues[0]?.path.join('.') || 'root'})`)
+      return undefined
+    }
+    if (parsed.data.setup !== this.#setup) {
+      this.discard('the mock is now set up with another world (seed, plantsPerTenant, world or quota)')
+      return undefined
+    }
+    return parsed.data
+  }
+
+  /** Writes the whole world. */
+  save(snapshot: StoreSnapshot, provisioned: readonly string[]): void {
+    const stored: StoredWorld = {
+      format: storedWorldFormat,
+      setup: this.#setup,
+      snapshot,
+      provisioned: [...provisioned],
+    }
+    try {
+      localStorage.setItem(this.#key, JSON.stringify(stored))
+    } catch (error) {
+      this.#warn(
+        `The world could not be stored (${error instanceof Error ? error.name : String(error)}); ` +
+          'this tab keeps its changes in memory only.',
+      )
+    }
+  }
+
+  /**
+   * Applies one write to the stored world before the store applies it to
+   * memory: the tenant as stored (or, if storage lacks it, as this tab holds
+   * it) with the change made.
+   */
+  change(change: StoreChange, inMemory: () => { snapshot: StoreSnapshot; provisioned: readonly string[] }): void {
+    const stored = this.read()
+    const memory = stored?.snapshot.tenants.some(({ id }) => id === change.tenantId) ? undefined : inMemory()
+    const { snapshot, provisioned } = memory ?? stored ?? inMemory()
+    const tenants = snapshot.tenants.map((tenant) =>
+      tenant.id === change.tenantId ? { ...tenant, plants: changedPlants(tenant.plants, change) } : tenant,
+    )
+    this.save({ tenants }, provisioned)
+  }
+
+  /** Removes the stored world, saying why once. */
+  discard(why: string): void {
+    try {
+      localStorage.removeItem(this.#key)
+    } catch {
+      // nothing stored can be removed either
+    }
+    this.#warn(`Discarded the stored world under "${this.#key}": ${why}. Starting from the set-up world.`)
+  }
+
+  /** One console warning per tab at most. */
+  #warn(message: string): void {
+    if (this.#warned) return
+    this.#warned = true
+    console.warn(`[plant-store-mock] ${message}`)
+  }
+}
+
+/** A tenant's plants with one write made. */
+function changedPlants(plants: TenantSnapshot['plants'], change: StoreChange): TenantSnapshot['plants'] {
+  switch (change.kind) {
+    case 'create':
+      return [...plants.filter(({ id }) => id !== change.plant.id), change.plant]
+    case 'delete':
+      return plants.filter(({ id }) => id !== change.id)
+    case 'reset':
+      return [...change.plants]
+  }
+}
+
+/** A short stable fingerprint of a text (FNV-1a, 32 bits, hex). */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}

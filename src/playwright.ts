@@ -1,0 +1,216 @@
+/**
+ * `plant-store-mock/playwright`: the Plant Store answered in the Playwright
+ * test process, through `context.route()` (or `page.route()`), by the same
+ * core as msw's handlers and the sandbox. No service worker, no server, no
+ * msw: each call has a store of its own, so each test has its own world.
+ */
+import type {
+  BrowserContext,
+  Fixtures,
+  Page,
+  PlaywrightTestArgs,
+  PlaywrightTestOptions,
+  PlaywrightWorkerArgs,
+  PlaywrightWorkerOptions,
+  Request,
+  Route,
+} from '@playwright/test'
+import { routes } from './core/app.ts'
+import type { CoreRequest, CoreResponse } from './core/http.ts'
+import { type PlantStoreMockOptions, type PlantStoreParts, plantStoreParts } from './plant-store-mock.ts'
+import { answerCorsHeaders, preflightHeaders } from './server/cors-policy.ts'
+
+export type { BrowserContext, Page } from '@playwright/test'
+export {
+  buildWorld,
+  defaultPlantsPerTenant,
+  defaultSeed,
+  fixtureTenants,
+  fixtureTokens,
+  generatePlants,
+  type WorldOptions,
+} from '../fixtures/world.ts'
+export type { CoverageReport } from './core/coverage.ts'
+export type { StoreSnapshot, TenantSpec } from './core/schemas.ts'
+export type { PlantStore } from './core/store.ts'
+export type { CoverageCheckOptions, PlantStoreCoverage } from './coverage-report.ts'
+export type { FaultRule, FaultRuleInput, FaultRules } from './faults/index.ts'
+export {
+  type InPagePlantStore,
+  inPagePlantStore,
+  type PlantStoreWindowHandle,
+  type PlantStoreWindowInit,
+} from './playwright/in-page.ts'
+
+export interface RoutePlantStoreOptions extends PlantStoreMockOptions {
+  /**
+   * Only answer requests to this base address, e.g. `https://api.example.com`
+   * or `http://127.0.0.1:5173/api`; by default the contract's paths at any
+   * origin, below any prefix (as msw's handlers do).
+   */
+  baseUrl?: string
+}
+
+/** The Plant Store a Playwright target's requests are answered from, and how to stop it. */
+export interface RoutedPlantStore extends PlantStoreParts {
+  /** Stops answering: the target's Plant Store requests go on to other routes or the network. Safe to call twice. */
+  unroute(): Promise<void>
+}
+
+/**
+ * Answers a Playwright `BrowserContext`'s or `Page`'s Plant Store requests
+ * (`GET`/`HEAD`/`POST /plants`, `DELETE /plants/{id}`, at any origin unless
+ * `baseUrl` narrows it) in the test process, with a new store seeded with
+ * the fixture world (or the options' `world`, `seed`, `store`), every rule of
+ * the contract, fault rules and contract coverage. Preflights (`OPTIONS`) and
+ * CORS headers are answered as the sandbox answers them; page navigations and
+ * every other request go on untouched (`route.fallback()`). Register it before
+ * the page's first request, e.g. before `page.goto()`.
+ *
+ * @example
+ * const { store, faults, coverage, unroute } = await routePlantStore(context)
+ * faults.add('acme', { method: 'POST', path: '/plants', status: 503, times: 1 })
+ * await page.goto('/')
+ * store.listPlants('acme') // what the page's requests left
+ * await unroute()
+ *
+ * @example
+ * // Only the API at this address; everything else (the app's own files) goes to the network.
+ * await routePlantStore(page, { baseUrl: 'https://plants.example.com', seed: 7 })
+ */
+export async function routePlantStore(
+  target: BrowserContext | Page,
+  options: RoutePlantStoreOptions = {},
+): Promise<RoutedPlantStore> {
+  const { handle, ...parts } = plantStoreParts(options)
+  const apiPath = apiPathOf(options.baseUrl)
+  const matches = (url: URL) => apiPath(url) !== undefined
+  const handler = async (route: Route, request: Request): Promise<void> => {
+    const path = request.isNavigationRequest() ? undefined : apiPath(new URL(request.url()))
+    if (path === undefined) return route.fallback()
+    if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { ...preflightHeaders } })
+    return answer(route, await handle(await toCoreRequest(request, path)))
+  }
+  await target.route(matches, handler)
+  let routed = true
+  return {
+    ...parts,
+    async unroute() {
+      if (!routed) return
+      routed = false
+      await target.unroute(matches, handler)
+    },
+  }
+}
+
+/**
+ * The path below the base address a URL asks for when it is the Plant
+ * Store's, else `undefined`: with a `baseUrl`, what follows it; without, the
+ * last segments of the path that make up one of the contract's paths (as
+ * msw's `*` + path does).
+ */
+function apiPathOf(baseUrl: string | undefined): (url: URL) => string | undefined {
+  const patterns = routes.map(({ path, pattern }) => ({ segments: path.split('/').length - 1, pattern }))
+  const routed = (path: string) => patterns.some(({ pattern }) => pattern.test(path))
+  if (baseUrl !== undefined && baseUrl !== '') {
+    const base = new URL(baseUrl)
+    const origin = base.origin
+    const prefix = base.pathname.replace(/\/+$/, '')
+    return (url) => {
+      if (url.origin !== origin || !url.pathname.startsWith(`${prefix}/`)) return undefined
+      const path = url.pathname.slice(prefix.length)
+      return routed(path) ? path : undefined
+    }
+  }
+  return (url) => {
+    const parts = url.pathname.split('/')
+    const trailingSlash = Number(url.pathname.length > 1 && parts.at(-1) === '')
+    for (const { segments, pattern } of patterns) {
+      if (parts.length - 1 < segments + trailingSlash) continue
+      const path = `/${parts.slice(-segments - trailingSlash).join('/')}`
+      if (pattern.test(path)) return path
+    }
+    return undefined
+  }
+}
+
+/** The core's view of a routed request. */
+async function toCoreRequest(request: Request, path: string): Promise<CoreRequest> {
+  const headers = await request.allHeaders()
+  const body = request.postDataBuffer()
+  return {
+    method: request.method(),
+    path,
+    query: new URL(request.url()).search.slice(1),
+    header: (name) => headers[name] ?? null,
+    readBody: async (limit) => {
+      if (!body) return new Uint8Array(0)
+      return body.byteLength > limit ? 'too_large' : new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+    },
+  }
+}
+
+/**
+ * Fulfils the route with a core answer and the sandbox's CORS headers.
+ * `reset` and `empty` faults abort the request as a failed connection does;
+ * `truncated` promises the whole length and sends half the body, but a
+ * route cannot fail a body midway: the page gets the half text, unparsable,
+ * without the network error the sandbox and msw give.
+ */
+function answer(route: Route, { status, headers, body, fault }: CoreResponse): Promise<void> {
+  if (fault === 'reset') return route.abort('connectionreset')
+  if (fault === 'empty') return route.abort('connectionclosed')
+  const all = { ...headers, ...answerCorsHeaders }
+  if (fault === 'truncated') {
+    const bytes = Buffer.from(body ?? '')
+    const half = bytes.subarray(0, bytes.byteLength >> 1)
+    return route.fulfill({ status, headers: { ...all, 'content-length': String(bytes.byteLength) }, body: half })
+  }
+  return route.fulfill(body === null ? { status, headers: all } : { status, headers: all, body })
+}
+
+/** The fixtures {@link plantStoreFixtures} adds to a Playwright `test`. */
+export interface PlantStoreFixtures {
+  /** The options of each test's {@link routePlantStore}: `test.use({ plantStoreOptions: { seed: 7 } })`. */
+  plantStoreOptions: RoutePlantStoreOptions
+  /**
+   * The Plant Store answering this test's browser context: a new one per
+   * test, set up before the test (whether it asks for it or not) and
+   * unrouted after it. `store`, `faults` and `coverage` are at hand.
+   */
+  plantStore: RoutedPlantStore
+}
+
+type BaseTestArgs = PlaywrightTestArgs & PlaywrightTestOptions
+type BaseWorkerArgs = PlaywrightWorkerArgs & PlaywrightWorkerOptions
+
+/**
+ * Fixtures for `test.extend(...)`: every test's `context` answers the Plant
+ * Store from a world of its own (an automatic `plantStore` fixture), set up
+ * with the `plantStoreOptions` option.
+ *
+ * @example
+ * // tests/fixtures.ts
+ * import { test as base } from '@playwright/test'
+ * import { type PlantStoreFixtures, plantStoreFixtures } from 'plant-store-mock/playwright'
+ *
+ * export const test = base.extend<PlantStoreFixtures>(plantStoreFixtures)
+ * export { expect } from '@playwright/test'
+ *
+ * // tests/plants.spec.ts
+ * test('shows the seeded plants', async ({ page, plantStore }) => {
+ *   await page.goto('/')
+ *   expect(plantStore.store.listPlants('acme')).toHaveLength(5)
+ * })
+ */
+export const plantStoreFixtures: Fixtures<PlantStoreFixtures, object, BaseTestArgs, BaseWorkerArgs> = {
+  plantStoreOptions: [{}, { option: true }],
+  plantStore: [
+    async ({ context, plantStoreOptions }, use) => {
+      const routed = await routePlantStore(context, plantStoreOptions)
+      await use(routed)
+      await routed.unroute()
+    },
+    { auto: true },
+  ],
+}

@@ -1,0 +1,242 @@
+/**
+ * A frontend team's project, from scratch: the packed package and, in one
+ * install, the tools such a team uses (Vitest with jsdom and happy-dom, React
+ * Testing Library, Jest with jest-fixed-jsdom, Playwright). The documentation's
+ * blocks that name a file of the `frontend` project (```` ```ts file=… project=frontend ````)
+ * are written there unmodified and run as the guides say: the strict type
+ * check, Vitest with the setup module in `setupFiles` (isolated and not),
+ * Jest, and Playwright on the Chromium the browser tests use, both the
+ * `routePlantStore` fixture suite and the sandbox suite. The Jest guide's
+ * table of error messages is checked against what Jest says.
+ */
+import { execFile } from 'node:child_process'
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { findChromium } from '../browser/chromium.ts'
+import { readmeFiles } from './readme.ts'
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>
+}
+
+interface Ran {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** A developer's shell: no npm_* or vitest variables. */
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name)),
+)
+
+/** Runs a program to its end on the Node that runs this test, never throwing. */
+function run(file: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  const path = [dirname(process.execPath), cleanEnv.PATH].join(delimiter)
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd,
+        env: { ...cleanEnv, PATH: path, PACT_DO_NOT_TRACK: 'true', SCARF_ANALYTICS: 'false', ...env },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 240_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+/** The tools of the frontend recipes, in one install (the ones this repository uses at its versions). */
+const tooling = [
+  'msw',
+  `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
+  `vitest@${manifest.devDependencies.vitest}`,
+  `typescript@${manifest.devDependencies.typescript}`,
+  `@types/node@${manifest.devDependencies['@types/node']}`,
+  'jsdom@29',
+  'happy-dom@21',
+  'react@19',
+  'react-dom@19',
+  '@types/react@19',
+  '@types/react-dom@19',
+  '@testing-library/react@16',
+  '@testing-library/dom@10',
+  'jest@30',
+  '@jest/globals@30',
+  'ts-jest@29',
+  'jest-environment-jsdom@30',
+  'jest-fixed-jsdom@0.0.11',
+]
+
+const jest = ['--experimental-vm-modules'] as const
+
+/** Terminal colour codes (ts-jest colours its warnings even into a pipe). */
+const colours = new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g')
+
+/** What a run printed, both streams, without colour codes. */
+const printed = (ran: Ran) => (ran.stdout + ran.stderr).replace(colours, '')
+
+let workDir: string
+let app: string
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'plant-store-frontend-'))
+  const source = join(workDir, 'source')
+  const skipped = new Set(['node_modules', 'dist', 'test-results', 'coverage', '.git', '.state'])
+  await cp(projectRoot, source, {
+    recursive: true,
+    filter: (path) => !skipped.has(relative(projectRoot, path).split('/')[0] ?? ''),
+  })
+  await symlink(join(projectRoot, 'node_modules'), join(source, 'node_modules'), 'dir')
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', workDir], source)
+  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`)
+  const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }]
+
+  app = join(workDir, 'my-frontend')
+  await mkdir(app)
+  const projectManifest = {
+    name: 'my-frontend',
+    private: true,
+    type: 'module',
+    // The Playwright guide's stand-in app, served by Vite (which Vitest brings).
+    scripts: { test: 'vitest run', dev: 'vite app --host 127.0.0.1' },
+    allowScripts: { '@pactflow/swagger-mock-validator': false },
+  }
+  await writeFile(join(app, 'package.json'), `${JSON.stringify(projectManifest, null, 2)}\n`)
+  const npmInstall = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', '-D']
+  const installed = await run('npm', [...npmInstall, join(workDir, filename), ...tooling], app)
+  if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stderr}`)
+
+  for (const file of readmeFiles('frontend')) {
+    await mkdir(dirname(join(app, file.path)), { recursive: true })
+    await writeFile(join(app, file.path), file.text)
+  }
+}, 600_000)
+
+afterAll(async () => {
+  if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
+})
+
+describe('the frontend recipes in a fresh project', () => {
+  test('hold every file the guides name for it', () => {
+    expect(readmeFiles('frontend').map(({ path }) => path)).toEqual(
+      expect.arrayContaining([
+        'tsconfig.json',
+        'vitest.config.ts',
+        'test/setup.ts',
+        'src/PlantList.tsx',
+        'test/plant-list.test.tsx',
+        'test/plant-list.happy-dom.test.tsx',
+        'jest.config.js',
+        'jest/plant-list.test.tsx',
+        'playwright.config.ts',
+        'app/index.html',
+        'e2e/fixtures.ts',
+        'e2e/plants.spec.ts',
+        'e2e/sandbox.spec.ts',
+      ]),
+    )
+  })
+
+  test('type-check strictly with the guides’ tsconfig', async () => {
+    const checked = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', '.'], app)
+
+    expect(checked.stdout + checked.stderr).toBe('')
+    expect(checked.code).toBe(0)
+  })
+
+  for (const [how, args] of [
+    ['isolated (Vitest’s default)', []],
+    ['with --no-isolate: the setup module in setupFiles holds', ['--no-isolate']],
+  ] as const) {
+    test(`pass under Vitest, ${how}: jsdom, happy-dom, React Testing Library, StrictMode`, async () => {
+      const ran = await run('npx', ['vitest', 'run', ...args], app)
+
+      expect(ran.code, `${ran.stdout}\n${ran.stderr}`).toBe(0)
+      for (const file of ['client.test.ts', 'plant-list.test.tsx', 'plant-list.happy-dom.test.tsx']) {
+        expect(ran.stdout).toContain(file)
+      }
+      expect(printed(ran)).toMatch(/Tests\s+6 passed/)
+      expect(ran.stdout).not.toMatch(/skipped|todo/i)
+    })
+  }
+
+  test('pass under Jest with jest-fixed-jsdom, without a ts-jest warning', async () => {
+    const ran = await run('npx', ['jest'], app, { NODE_OPTIONS: jest.join(' ') })
+
+    expect(ran.code, `${ran.stdout}\n${ran.stderr}`).toBe(0)
+    expect(printed(ran)).toMatch(/Tests:\s+2 passed, 2 total/)
+    expect(printed(ran)).not.toContain('TS151002')
+  })
+
+  test('fail under Jest with the messages the Jest guide quotes', async () => {
+    const withoutFlag = await run('npx', ['jest'], app)
+    expect(withoutFlag.code).not.toBe(0)
+    expect(withoutFlag.stderr).toContain(`Must use import to load ES Module: ${join(app, 'jest', 'setup.ts')}`)
+
+    const config = await readFile(join(app, 'jest.config.js'), 'utf8')
+    await writeFile(join(app, 'jest.jsdom.config.js'), config.replace("'jest-fixed-jsdom'", "'jsdom'"))
+    const withJsdom = await run('npx', ['jest', '-c', 'jest.jsdom.config.js'], app, { NODE_OPTIONS: jest.join(' ') })
+    expect(withJsdom.code).not.toBe(0)
+    expect(withJsdom.stderr).toContain('ReferenceError: Request is not defined')
+
+    const tsconfig = await readFile(join(app, 'tsconfig.json'), 'utf8')
+    await writeFile(join(app, 'tsconfig.json'), tsconfig.replace(/^\s*"isolatedModules": true,\n/m, ''))
+    try {
+      const warned = await run('npx', ['jest', '--no-cache'], app, { NODE_OPTIONS: jest.join(' ') })
+      expect(warned.code).toBe(0)
+      expect(printed(warned)).toContain(
+        'TS151002: Using hybrid module kind (Node16/18/Next) is only supported in "isolatedModules: true".',
+      )
+    } finally {
+      await writeFile(join(app, 'tsconfig.json'), tsconfig)
+    }
+  })
+
+  test('pass under Playwright on Chromium: the routePlantStore fixture suite and the sandbox suite', async () => {
+    const chromium = await findChromium()
+    // The guide's configuration, pointed at the Chromium the browser tests use (nothing is downloaded).
+    await writeFile(
+      join(app, 'playwright.local.config.ts'),
+      `import config from './playwright.config.ts'
+
+export default {
+  ...config,
+  use: {
+    ...config.use,
+    launchOptions: {
+      executablePath: ${JSON.stringify(chromium.executablePath)},
+      env: { ...process.env, ...${JSON.stringify(chromium.env)} },
+      chromiumSandbox: false,
+      args: ['--no-sandbox', '--disable-gpu'],
+    },
+  },
+}
+`,
+    )
+    // CI=true: Playwright starts the sandbox and the app itself, never reusing a server on those ports.
+    const ran = await run(
+      'npx',
+      ['playwright', 'test', '--config', 'playwright.local.config.ts', '--reporter=list'],
+      app,
+      {
+        CI: 'true',
+      },
+    )
+
+    expect(ran.code, `${ran.stdout}\n${ran.stderr}`).toBe(0)
+    expect(ran.stdout).toMatch(/6 passed/)
+    expect(ran.stdout).toContain('plants.spec.ts')
+    expect(ran.stdout).toContain('sandbox.spec.ts')
+    expect(ran.stdout).not.toMatch(/skipped|flaky/i)
+  }, 240_000)
+})
