@@ -62,12 +62,15 @@ export type StoredPlant = z.output<typeof plantSchema>
 export type Plant = Pick<StoredPlant, 'name' | 'tag'>
 
 /**
- * Projects a stored plant to the API's `Plant` (the id stays private to the store).
+ * Projects a plant (a stored one, or one as a test wrote it) to the API's
+ * `Plant`: `{ name, tag }`, the tag left out when there is none, and the id
+ * private to the store. The one projection: the store, the webhook and the
+ * conformance rules use it.
  *
  * @example
  * toPlant({ id: 1, name: 'Fern' }) // { name: 'Fern' }
  */
-export function toPlant({ name, tag }: StoredPlant): Plant {
+export function toPlant({ name, tag }: Plant): Plant {
   return tag === undefined ? { name } : { name, tag }
 }
 

@@ -4,6 +4,7 @@
  * header names are case-insensitive, messages are only checked for naming
  * the field, `Allow` may list more methods, unknown headers are ignored.
  */
+import { toPlant } from '../../core/schemas.ts'
 import type { components } from '../../generated/openapi.ts'
 import { type Answer, mediaTypeOf } from './exchange.ts'
 
@@ -121,16 +122,6 @@ export function samePlant(value: unknown, plant: PlantShape): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const entry = value as Record<string, unknown>
   return entry.name === plant.name && (plant.tag === undefined ? !Object.hasOwn(entry, 'tag') : entry.tag === plant.tag)
-}
-
-/**
- * `{ name, tag }` with the tag left out when there is none, as the contract answers a plant.
- *
- * @example
- * toPlant({ id: 7, name: 'Fern' } as PlantShape) // { name: 'Fern' }
- */
-export function toPlant({ name, tag }: PlantShape): PlantShape {
-  return tag === undefined ? { name } : { name, tag }
 }
 
 /**

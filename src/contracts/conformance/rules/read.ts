@@ -1,5 +1,6 @@
 /** The rules of reading plants (`GET /plants`: the list's shape and order, and `limit`). */
 import { isDeepStrictEqual } from 'node:util'
+import { toPlant } from '../../../core/schemas.ts'
 import { contract } from '../../../generated/contract.ts'
 import {
   errorBody,
@@ -10,7 +11,6 @@ import {
   type PlantShape,
   samePlants,
   status,
-  toPlant,
 } from '../expectations.ts'
 import type { ConformanceRule, RuleContext } from '../rule.ts'
 

@@ -1,6 +1,7 @@
 /** Small checks the rules share: is a plant listed, is a list unchanged, a body of an exact size. */
 import { isDeepStrictEqual } from 'node:util'
-import { type PlantShape, samePlant, toPlant } from '../expectations.ts'
+import { toPlant } from '../../../core/schemas.ts'
+import { type PlantShape, samePlant } from '../expectations.ts'
 import type { Listing, RuleContext } from '../rule.ts'
 
 /**
