@@ -78,7 +78,23 @@ export default defineConfig([
     input,
     platform: 'node',
     external: peers,
-    plugins: [{ name: 'swagger-ui-assets', writeBundle: copySwaggerUi }],
+    plugins: [
+      { name: 'swagger-ui-assets', writeBundle: copySwaggerUi },
+      {
+        // Source maps map every line, but carry the text of our own sources only: a dependency's is in its package.
+        name: 'own-sources-in-maps',
+        generateBundle(_options, bundle) {
+          for (const file of Object.values(bundle)) {
+            if (file.type !== 'asset' || !file.fileName.endsWith('.map')) continue
+            const map = JSON.parse(String(file.source)) as { sources: string[]; sourcesContent?: (string | null)[] }
+            map.sourcesContent = map.sources.map((source, index) =>
+              source.includes('node_modules/') ? null : (map.sourcesContent?.[index] ?? null),
+            )
+            file.source = JSON.stringify(map)
+          }
+        },
+      },
+    ],
     output: {
       dir: 'dist/lib',
       format: 'esm',

@@ -18,12 +18,13 @@
  *     way (target ≤ +40 kB); chunks loaded on demand are printed apart.
  * Run with `npm run bench:frontend` (a few minutes: it packs, installs from
  * the npm cache, and installs `vitest` and `jsdom` into both projects).
- * `--quick` takes fewer rounds and skips the Vitest suite.
+ * `--quick` takes fewer rounds and skips the Vitest suite; `--tarball <file>`
+ * measures that tarball instead of packing this checkout (before/after).
  */
 import { execFile, spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { median } from './median.ts'
@@ -77,13 +78,20 @@ const work = await mkdtemp(join(tmpdir(), 'psm-frontend-bench-'))
 try {
   console.log('Frontend bench: from the packed tarball, in fresh projects beside msw alone')
 
-  // The tarball as npm publishes it (`prepack` builds the entries and the bin).
-  const packed = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], projectRoot)) as {
-    filename: string
-    size: number
-    unpackedSize: number
-  }[]
-  const tarball = join(work, packed[0]!.filename)
+  // The tarball as npm publishes it (`prepack` builds the entries and the bin), or another one to compare.
+  const given = process.argv.indexOf('--tarball')
+  const tarball =
+    given === -1
+      ? join(
+          work,
+          (
+            JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], projectRoot)) as {
+              filename: string
+            }[]
+          )[0]!.filename,
+        )
+      : resolve(process.argv[given + 1]!)
+  const tarballBytes = (await stat(tarball)).size
 
   const floorApp = join(work, 'msw-only')
   const mockApp = join(work, 'with-mock')
@@ -101,9 +109,7 @@ try {
     await folderBytes(join(mockApp, 'node_modules')),
   ]
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
-  console.log(
-    `\nInstall (tarball ${(packed[0]!.size / 1e6).toFixed(2)} MB packed, ${(packed[0]!.unpackedSize / 1e6).toFixed(2)} MB unpacked):`,
-  )
+  console.log(`\nInstall (${tarball}: ${(tarballBytes / 1e6).toFixed(2)} MB packed):`)
   row(
     '`npm i plant-store-mock msw`: packages beyond msw alone',
     `+${mockPackages - floorPackages} (${mockPackages})`,
@@ -220,7 +226,8 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
       for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported)
     }
     for (const fileName of [first.fileName, ...first.dynamicImports]) visit(fileName)
-    const size = (names: string[]) => names.reduce((sum, fileName) => sum + gzipSync(chunks.get(fileName)!.code).length, 0)
+    const size = (names: string[]) =>
+      names.reduce((sum, fileName) => sum + gzipSync(chunks.get(fileName)!.code).length, 0)
     gzipped[name] = {
       eager: size([...eager]),
       onDemand: size([...chunks.keys()].filter((fileName) => !eager.has(fileName))),
