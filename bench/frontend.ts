@@ -248,7 +248,21 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
   // 3. Twenty small Vitest files in jsdom: the README's set-up against one static handler.
   if (!quick) {
     const tooling = [`vitest@${manifest.devDependencies.vitest}`, 'jsdom']
-    await Promise.all([floorApp, mockApp].map((app) => run('npm', [...npmInstall, '-D', ...tooling], app)))
+    const installed = await Promise.all(
+      [floorApp, mockApp].map((app) =>
+        run('npm', [...npmInstall, '-D', ...tooling], app).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    )
+    if (installed.includes(false)) {
+      console.error(
+        'bench:frontend: cannot install vitest and jsdom into the temporary projects (npm registry or cache needed)',
+      )
+      process.exitCode = 2
+      throw new Error('skipped')
+    }
     const setups = {
       floor: `import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
@@ -309,6 +323,8 @@ for (let i = 1; i <= 6; i++) {
       mockSuite / floorSuite <= 1.04,
     )
   }
+} catch (error) {
+  if (process.exitCode !== 2) throw error
 } finally {
   await rm(work, { recursive: true, force: true })
 }

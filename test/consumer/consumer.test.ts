@@ -119,12 +119,14 @@ beforeAll(async () => {
   // and beside it a Node older than `engines`, from the npm registry (the `node` package), in a folder of its own.
   const tooling = ['vitest', 'typescript', '@types/node', '@pact-foundation/pact', '@pactflow/swagger-mock-validator']
   const versions = tooling.map((name) => `${name}@${manifest.devDependencies[name]}`)
+  // The sandbox guide's embedding example brings Express and its types, as a TypeScript Express app has them.
+  const embedding = ['express', '@types/express'].map((name) => `${name}@${manifest.devDependencies[name]}`)
   const old = join(workDir, 'old-node')
   await mkdir(old)
   // Its preinstall script links the platform's binary, as this repository's own `node` devDependency does.
   await writeFile(join(old, 'package.json'), JSON.stringify({ private: true, allowScripts: { node: true } }))
   const [toolingInstalled, oldInstalled] = await Promise.all([
-    run('npm', [...npmInstall, '-D', ...versions, `express@${manifest.devDependencies.express}`], app),
+    run('npm', [...npmInstall, '-D', ...versions, ...embedding], app),
     run('npm', [...npmInstall, 'node@20'], old),
   ])
   if (toolingInstalled.code !== 0) throw new Error(`npm install of the tooling failed:\n${toolingInstalled.stderr}`)
@@ -168,7 +170,7 @@ describe('the packed package', () => {
       expect.arrayContaining([
         'dist/sandbox/cli.js',
         'dist/lib/index.js',
-        'dist/lib/index.js.map',
+        'dist/lib/node.js.map',
         'dist/lib/node.d.ts',
         'dist/swagger-ui/swagger-ui-bundle.js',
         'contracts/openapi.yaml',
