@@ -24,7 +24,7 @@
 import { execFile, spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { median } from './median.ts'
@@ -44,7 +44,11 @@ function run(file: string, args: readonly string[], cwd: string): Promise<string
       {
         cwd,
         maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, PACT_DO_NOT_TRACK: 'true', SCARF_ANALYTICS: 'false' },
+        env: {
+          ...process.env,
+          PATH: [dirname(process.execPath), process.env.PATH].join(delimiter),
+          PACT_DO_NOT_TRACK: 'true',
+        },
       },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${file} ${args.join(' ')}:\n${stdout}${stderr}`)) : resolve(stdout),
