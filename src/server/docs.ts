@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import express, { type Request, type RequestHandler, type Router } from 'express'
@@ -54,8 +54,16 @@ async function servedDocument(req: Request): Promise<Document> {
   return served
 }
 
-/** Swagger UI's own files from the `swagger-ui-dist` package: no CDN, works offline. */
-const swaggerUiDir = dirname(require.resolve('swagger-ui-dist/package.json'))
+/**
+ * Swagger UI's own files, no CDN, works offline: the copy the build puts in the package (`dist/swagger-ui/`),
+ * else, in a clone before a build, the `swagger-ui-dist` package they are copied from.
+ */
+function swaggerUiDir(): string {
+  const shipped = join(dirname(require.resolve('plant-store-mock/package.json')), 'dist', 'swagger-ui')
+  return existsSync(join(shipped, 'swagger-ui-bundle.js'))
+    ? shipped
+    : dirname(require.resolve('swagger-ui-dist/package.json'))
+}
 
 /** The mount point of the sandbox control API, which its contract's paths begin with. */
 const sandboxMount = '/__sandbox'
@@ -159,6 +167,6 @@ export function docsRouter(): Router {
   router.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('text/javascript').send(initializer)
   })
-  router.use('/docs', express.static(swaggerUiDir, { index: 'index.html', maxAge: '1h' }))
+  router.use('/docs', express.static(swaggerUiDir(), { index: 'index.html', maxAge: '1h' }))
   return router
 }

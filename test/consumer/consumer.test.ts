@@ -72,6 +72,8 @@ let workDir: string
 let app: string
 let packed: Packed
 let oldNode: string
+/** The packages in the project right after the README's install, before the project's own tooling. */
+let installedByReadme: string[]
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'plant-store-consumer-'))
@@ -106,17 +108,25 @@ beforeAll(async () => {
   const installed = await run('npm', [...npmInstall, '-D', join(workDir, packed.filename), 'msw'], app)
   const installSeconds = (performance.now() - started) / 1000
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`)
+  const listed = await run('npm', ['ls', '--all', '--parseable'], app)
+  installedByReadme = listed.stdout
+    .trim()
+    .split('\n')
+    .map((path) => relative(join(app, 'node_modules'), path))
+    .filter((path) => path !== '' && !path.startsWith('..'))
 
   // Then the project's own test tooling, at the versions this repository uses (so mostly from the npm cache),
   // and beside it a Node older than `engines`, from the npm registry (the `node` package), in a folder of its own.
   const tooling = ['vitest', 'typescript', '@types/node', '@pact-foundation/pact', '@pactflow/swagger-mock-validator']
   const versions = tooling.map((name) => `${name}@${manifest.devDependencies[name]}`)
+  // The sandbox guide's embedding example brings Express and its types, as a TypeScript Express app has them.
+  const embedding = ['express', '@types/express'].map((name) => `${name}@${manifest.devDependencies[name]}`)
   const old = join(workDir, 'old-node')
   await mkdir(old)
   // Its preinstall script links the platform's binary, as this repository's own `node` devDependency does.
   await writeFile(join(old, 'package.json'), JSON.stringify({ private: true, allowScripts: { node: true } }))
   const [toolingInstalled, oldInstalled] = await Promise.all([
-    run('npm', [...npmInstall, '-D', ...versions, `express@${manifest.dependencies.express}`], app),
+    run('npm', [...npmInstall, '-D', ...versions, ...embedding], app),
     run('npm', [...npmInstall, 'node@20'], old),
   ])
   if (toolingInstalled.code !== 0) throw new Error(`npm install of the tooling failed:\n${toolingInstalled.stderr}`)
@@ -150,17 +160,19 @@ afterAll(async () => {
 })
 
 describe('the packed package', () => {
-  test('ships the built code, the bin bundle, both contracts, the inspector page, the nginx template, README and LICENSE, and no sources', () => {
+  test('ships the bundled entries with their types and source maps, the bin bundle, Swagger UI’s files, both contracts, the inspector page, the nginx template, README and LICENSE, and no sources', () => {
     const paths = packed.files.map((file) => file.path)
     const built =
-      /^(dist\/(src|fixtures|sandbox)\/|contracts\/(sandbox\.)?openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
+      /^(dist\/(lib|sandbox|swagger-ui)\/|contracts\/(sandbox\.)?openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
 
     expect(paths.filter((path) => !built.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
     expect(paths).toEqual(
       expect.arrayContaining([
         'dist/sandbox/cli.js',
-        'dist/src/index.js',
-        'dist/src/node.d.ts',
+        'dist/lib/index.js',
+        'dist/lib/node.js.map',
+        'dist/lib/node.d.ts',
+        'dist/swagger-ui/swagger-ui-bundle.js',
         'contracts/openapi.yaml',
         'contracts/sandbox.openapi.yaml',
         'src/inspector/index.html',
@@ -168,6 +180,14 @@ describe('the packed package', () => {
       ]),
     )
     expect(paths.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([])
+  })
+
+  test('brings a frontend nothing of the sandbox: no server, logger, Redis client, CLI parser or docs page packages', () => {
+    const sandboxOnly = ['express', 'cors', 'pino', '@redis/client', 'commander', 'swagger-ui-dist', 'ajv', 'yaml']
+    const bundled = ['@msw/data', 'es-toolkit', '@faker-js/faker']
+
+    expect(installedByReadme).toContain('plant-store-mock')
+    expect(installedByReadme.filter((name) => [...sandboxOnly, ...bundled].includes(name))).toEqual([])
   })
 
   test('installs beside the project’s own msw without a second copy of msw', async () => {
