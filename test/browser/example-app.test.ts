@@ -3,51 +3,26 @@
  * service worker with `plant-store-mock/browser`'s handlers.
  */
 
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
 import { inPagePlantStore } from '../../src/playwright.ts'
-import {
-  ExampleApp,
-  type ExampleSite,
-  expectedError,
-  launchChromium,
-  saveScreenshot,
-  seededPlants,
-  serveExample,
-} from './harness.ts'
+import { ExampleApp, exampleSiteInChromium, expectedError, saveScreenshot, seededPlants } from './harness.ts'
 
-let site: ExampleSite
-let browser: Browser
-let context: BrowserContext
-
-beforeAll(async () => {
-  ;[site, browser] = await Promise.all([serveExample(), launchChromium()])
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  await site?.close()
-})
-// A fresh context per test: no service worker, storage or cache carries over.
-beforeEach(async () => {
-  context = await browser.newContext()
-})
-afterEach(async () => {
-  await context.close()
-})
+/** The example site served, Chromium, and a fresh context per test: no service worker, storage or cache carries over. */
+const chromium = exampleSiteInChromium()
 
 describe('the example app on MSW in Chromium', () => {
   test('renders the seeded plants of the token’s tenant, answered by the service worker', async () => {
-    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.write })
 
     expect(await app.plants()).toEqual(await seededPlants('acme'))
     expect(await app.error()).toBeNull()
-    expect(await app.controller()).toBe(`${site.origin}/mockServiceWorker.js`)
+    expect(await app.controller()).toBe(`${chromium.site.origin}/mockServiceWorker.js`)
     await saveScreenshot(app.page, 'example-app-msw-list') // taken with the list on screen, as just checked
   })
 
   test('says "Starting the mock…", and shows no form, until the worker is ready; then the list', async () => {
-    const page = await context.newPage()
+    const page = await chromium.context.newPage()
     let release = () => {}
     const held = new Promise<void>((resolve) => {
       release = resolve
@@ -57,7 +32,7 @@ describe('the example app on MSW in Chromium', () => {
       await held
       await route.continue()
     })
-    await page.goto(`${site.origin}/?token=${fixtureTokens.acme.write}`, { waitUntil: 'domcontentloaded' })
+    await page.goto(`${chromium.site.origin}/?token=${fixtureTokens.acme.write}`, { waitUntil: 'domcontentloaded' })
     const shownControls = () =>
       page.$$eval('form, input, button', (all) => all.filter((e) => e.checkVisibility()).length)
 
@@ -77,7 +52,7 @@ describe('the example app on MSW in Chromium', () => {
   })
 
   test('shows a created plant at the end of the list, and the page’s store holds it', async () => {
-    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.write })
 
     await app.create({ id: '100', name: 'Browser Fern', tag: 'fern' })
 
@@ -89,7 +64,7 @@ describe('the example app on MSW in Chromium', () => {
   })
 
   test('removes a deleted plant from the list', async () => {
-    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.write })
     const [first, ...rest] = await seededPlants('acme')
 
     await app.delete('1')
@@ -100,7 +75,7 @@ describe('the example app on MSW in Chromium', () => {
   })
 
   test('shows the 401 message when the request carries no token, and no plants', async () => {
-    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.write })
 
     await app.load('')
 
@@ -110,7 +85,7 @@ describe('the example app on MSW in Chromium', () => {
   })
 
   test('shows the 400 message naming the field when the form is invalid, and stores nothing', async () => {
-    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.write })
 
     await app.create({ id: '101', name: '' })
 
@@ -126,22 +101,22 @@ describe('the example app on MSW in Chromium', () => {
   })
 
   test('stays under the worker’s control after a reload, which keeps the stored world', async () => {
-    const app = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.write })
     await app.create({ id: '102', name: 'Before Reload' })
     expect(await app.plants()).toContainEqual({ name: 'Before Reload' })
 
     await app.reload()
 
-    expect(await app.controller()).toBe(`${site.origin}/mockServiceWorker.js`)
+    expect(await app.controller()).toBe(`${chromium.site.origin}/mockServiceWorker.js`)
     expect(await app.error()).toBeNull()
     expect(await app.plants()).toEqual([...(await seededPlants('acme')), { name: 'Before Reload' }])
   })
 
   test('shows each of two contexts only its own token’s tenant', async () => {
-    const other = await browser.newContext()
+    const other = await chromium.browser.newContext()
     try {
-      const acme = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.write })
-      const globex = await ExampleApp.open(other, site.origin, { token: fixtureTokens.globex.write })
+      const acme = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.write })
+      const globex = await ExampleApp.open(other, chromium.site.origin, { token: fixtureTokens.globex.write })
 
       await acme.create({ id: '103', name: 'Acme Only' })
 
@@ -154,8 +129,8 @@ describe('the example app on MSW in Chromium', () => {
   })
 
   test('answers two tabs of one context from the same worker, each with its token’s tenant', async () => {
-    const acme = await ExampleApp.open(context, site.origin, { token: fixtureTokens.acme.read })
-    const globex = await ExampleApp.open(context, site.origin, { token: fixtureTokens.globex.read })
+    const acme = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.acme.read })
+    const globex = await ExampleApp.open(chromium.context, chromium.site.origin, { token: fixtureTokens.globex.read })
 
     expect(await acme.plants()).toEqual(await seededPlants('acme'))
     expect(await globex.plants()).toEqual(await seededPlants('globex'))

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build, type PreviewServer, preview } from 'vite'
-import { inject } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest'
 import { createCore, createPlantStore } from '../../src/index.ts'
 import { startChromium } from './chromium.ts'
 import { artifactsDir } from './global-setup.ts'
@@ -48,6 +48,57 @@ export async function serveExample(): Promise<ExampleSite> {
 /** Launches the Chromium the global setup chose, headless, with a fresh profile. */
 export function launchChromium(): Promise<Browser> {
   return startChromium(inject('chromium'))
+}
+
+/** What {@link exampleSiteInChromium} gives a test file. */
+export interface ExampleSiteInChromium {
+  readonly site: ExampleSite
+  readonly browser: Browser
+  /** A new context for each test, closed after it. */
+  readonly context: BrowserContext
+}
+
+/**
+ * Serves the example site and launches Chromium once for the file (both
+ * closed after it), with a fresh context for each test: no service worker,
+ * storage or cache carries over. Call it at the top of a test file.
+ *
+ * @example
+ * const chromium = exampleSiteInChromium()
+ * test('…', async () => { await chromium.context.newPage() })
+ */
+export function exampleSiteInChromium(): ExampleSiteInChromium {
+  let site: ExampleSite | undefined
+  let browser: Browser | undefined
+  let context: BrowserContext | undefined
+  beforeAll(async () => {
+    ;[site, browser] = await Promise.all([serveExample(), launchChromium()])
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+  beforeEach(async () => {
+    context = await browser?.newContext()
+  })
+  afterEach(async () => {
+    await context?.close()
+  })
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`The ${what} is not started: use it inside a test.`)
+    return value
+  }
+  return {
+    get site() {
+      return started(site, 'example site')
+    },
+    get browser() {
+      return started(browser, 'browser')
+    },
+    get context() {
+      return started(context, 'browser context')
+    },
+  }
 }
 
 /** Saves a full-page screenshot under `test-results/browser/`. */

@@ -4,33 +4,18 @@
  * Plant Store answer from `routePlantStore(context)` in this test process:
  * no service worker, no server, no msw.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens, routePlantStore } from '../../src/playwright.ts'
 import { createApp } from '../../src/server/index.ts'
 import { type Listening, listen } from '../server/support.ts'
-import { ExampleApp, type ExampleSite, expectedError, launchChromium, seededPlants, serveExample } from './harness.ts'
+import { ExampleApp, exampleSiteInChromium, expectedError, seededPlants } from './harness.ts'
 
 /** An API address nobody serves: only the routes answer it. */
 const api = 'https://plants.example.test'
 
-let site: ExampleSite
-let browser: Browser
-let context: BrowserContext
-
-beforeAll(async () => {
-  ;[site, browser] = await Promise.all([serveExample(), launchChromium()])
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  await site?.close()
-})
-beforeEach(async () => {
-  context = await browser.newContext()
-})
-afterEach(async () => {
-  await context.close()
-})
+/** The example site served, Chromium, and a fresh context per test: no service worker, storage or cache carries over. */
+const chromium = exampleSiteInChromium()
 
 /** A `fetch` from the page, answered as the page sees it. */
 async function fetchIn(
@@ -57,8 +42,8 @@ async function fetchIn(
 
 describe('routePlantStore(context) answering the example app in Chromium', () => {
   test('serves the seeded world across origins (CORS preflight answered), and the app creates and deletes', async () => {
-    const { store } = await routePlantStore(context, { baseUrl: api })
-    const app = await ExampleApp.open(context, site.origin, { api, token: fixtureTokens.acme.write })
+    const { store } = await routePlantStore(chromium.context, { baseUrl: api })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { api, token: fixtureTokens.acme.write })
 
     expect(await app.plants()).toEqual(await seededPlants('acme'))
     await app.create({ id: '100', name: 'Routed Fern', tag: 'fern' })
@@ -71,12 +56,18 @@ describe('routePlantStore(context) answering the example app in Chromium', () =>
   })
 
   test('gives each call a world of its own: a plant created in one context is not in the other', async () => {
-    const other = await browser.newContext()
+    const other = await chromium.browser.newContext()
     try {
-      const [mine, theirs] = await Promise.all([routePlantStore(context), routePlantStore(other)])
-      const acme = await ExampleApp.open(context, site.origin, { api: site.origin, token: fixtureTokens.acme.write })
+      const [mine, theirs] = await Promise.all([routePlantStore(chromium.context), routePlantStore(other)])
+      const acme = await ExampleApp.open(chromium.context, chromium.site.origin, {
+        api: chromium.site.origin,
+        token: fixtureTokens.acme.write,
+      })
       await acme.create({ id: '101', name: 'Only Here' })
-      const second = await ExampleApp.open(other, site.origin, { api: site.origin, token: fixtureTokens.acme.write })
+      const second = await ExampleApp.open(other, chromium.site.origin, {
+        api: chromium.site.origin,
+        token: fixtureTokens.acme.write,
+      })
 
       expect(await acme.plants()).toContainEqual({ name: 'Only Here' })
       expect(await second.plants()).toEqual(await seededPlants('acme'))
@@ -87,8 +78,8 @@ describe('routePlantStore(context) answering the example app in Chromium', () =>
   })
 
   test('keeps every contract rule: 401 without a token, 400 naming the field, exactly the core’s Error bodies', async () => {
-    await routePlantStore(context, { baseUrl: api })
-    const app = await ExampleApp.open(context, site.origin, { api, token: fixtureTokens.acme.write })
+    await routePlantStore(chromium.context, { baseUrl: api })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { api, token: fixtureTokens.acme.write })
 
     await app.create({ id: '102', name: '' })
     expect(await app.error()).toEqual(
@@ -104,9 +95,9 @@ describe('routePlantStore(context) answering the example app in Chromium', () =>
   })
 
   test('answers a fault rule once, then the real answer; coverage counts both', async () => {
-    const { faults, coverage } = await routePlantStore(context, { baseUrl: api })
+    const { faults, coverage } = await routePlantStore(chromium.context, { baseUrl: api })
     const rule = faults.add('acme', { method: 'POST', path: '/plants', status: 503, times: 1 })
-    const app = await ExampleApp.open(context, site.origin, { api, token: fixtureTokens.acme.write })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { api, token: fixtureTokens.acme.write })
 
     await app.create({ id: '103', name: 'Second Try' })
     expect(await app.error()).toEqual({ status: '503', message: `Fault rule ${rule.id} answered 503.` })
@@ -120,9 +111,9 @@ describe('routePlantStore(context) answering the example app in Chromium', () =>
   })
 
   test('fails the transport for a reset fault; a truncated one sends half the promised body', async () => {
-    const { faults } = await routePlantStore(context)
-    const page = await context.newPage()
-    await page.goto(`${site.origin}/?api=${site.origin}&token=`) // the app lists without a token: no rule fires
+    const { faults } = await routePlantStore(chromium.context)
+    const page = await chromium.context.newPage()
+    await page.goto(`${chromium.site.origin}/?api=${chromium.site.origin}&token=`) // the app lists without a token: no rule fires
     faults.add('acme', { method: 'GET', path: '/plants', fault: 'reset', times: 1 })
     faults.add('acme', { method: 'GET', path: '/plants', fault: 'truncated', times: 1 })
     const headers = { authorization: `Bearer ${fixtureTokens.acme.read}` }
@@ -147,11 +138,11 @@ describe('routePlantStore beside the sandbox', () => {
   })
 
   test('answers a preflight and a HEAD with the sandbox’s status and headers', async () => {
-    await routePlantStore(context)
-    const page = await context.newPage()
-    await page.goto(`${site.origin}/?api=${site.origin}&token=`) // the app lists without a token: no rule fires
+    await routePlantStore(chromium.context)
+    const page = await chromium.context.newPage()
+    await page.goto(`${chromium.site.origin}/?api=${chromium.site.origin}&token=`) // the app lists without a token: no rule fires
     const headers = { authorization: `Bearer ${fixtureTokens.acme.read}` }
-    const preflight = { 'access-control-request-method': 'POST', origin: site.origin }
+    const preflight = { 'access-control-request-method': 'POST', origin: chromium.site.origin }
     const comparable = (all: Record<string, string>) => {
       const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'x-request-id': _id, ...rest } = all
       return rest
@@ -174,10 +165,10 @@ describe('routePlantStore beside the sandbox', () => {
 
 describe('what routePlantStore leaves alone', () => {
   test('page navigations and other paths go to the network, and after unroute() the API does too', async () => {
-    const { unroute } = await routePlantStore(context)
-    const page = await context.newPage()
+    const { unroute } = await routePlantStore(chromium.context)
+    const page = await chromium.context.newPage()
     // A navigation to an API path is the app (vite preview answers every path with its page); `?api=` keeps msw out.
-    const navigation = await page.goto(`${site.origin}/plants?api=${site.origin}&token=`)
+    const navigation = await page.goto(`${chromium.site.origin}/plants?api=${chromium.site.origin}&token=`)
     expect(navigation?.headers()['content-type']).toContain('text/html')
     const headers = { authorization: `Bearer ${fixtureTokens.acme.read}` }
 
@@ -198,12 +189,12 @@ describe('what routePlantStore leaves alone', () => {
   })
 
   test('answers only below its baseUrl, for the one page it was given', async () => {
-    const page = await context.newPage()
-    const { store } = await routePlantStore(page, { baseUrl: `${site.origin}/api/` })
-    await page.goto(`${site.origin}/?api=${site.origin}&token=`)
+    const page = await chromium.context.newPage()
+    const { store } = await routePlantStore(page, { baseUrl: `${chromium.site.origin}/api/` })
+    await page.goto(`${chromium.site.origin}/?api=${chromium.site.origin}&token=`)
     const headers = { authorization: `Bearer ${fixtureTokens.acme.write}` }
-    const other = await context.newPage()
-    await other.goto(`${site.origin}/?api=${site.origin}&token=`)
+    const other = await chromium.context.newPage()
+    await other.goto(`${chromium.site.origin}/?api=${chromium.site.origin}&token=`)
 
     expect(await fetchIn(page, '/api/plants?limit=1', { headers })).toMatchObject({
       status: 200,

@@ -6,36 +6,21 @@
  * warning, never a broken page. The page's mock is reached the documented
  * way, with `inPagePlantStore(page)`.
  */
-import type { Browser, BrowserContext, ConsoleMessage } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import type { ConsoleMessage } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { defaultStorageKey, storedWorldFormat } from '../../src/browser.ts'
 import { fixtureTokens } from '../../src/index.ts'
 import { inPagePlantStore } from '../../src/playwright.ts'
-import { ExampleApp, type ExampleSite, launchChromium, seededPlants, serveExample } from './harness.ts'
+import { ExampleApp, exampleSiteInChromium, seededPlants } from './harness.ts'
 
-let site: ExampleSite
-let browser: Browser
-let context: BrowserContext
-
-beforeAll(async () => {
-  ;[site, browser] = await Promise.all([serveExample(), launchChromium()])
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  await site?.close()
-})
-beforeEach(async () => {
-  context = await browser.newContext()
-})
-afterEach(async () => {
-  await context.close()
-})
+/** The example site served, Chromium, and a fresh context per test: no service worker, storage or cache carries over. */
+const chromium = exampleSiteInChromium()
 
 const token = fixtureTokens.acme.write
 
 describe('the stored world of the worker mock (persist: true)', () => {
   test('keeps a created plant across a reload; a second tab sees it and its deletion; reset() resets both', async () => {
-    const first = await ExampleApp.open(context, site.origin, { token })
+    const first = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
     await first.create({ id: '200', name: 'Kept Fern', tag: 'fern' })
     const seeded = await seededPlants('acme')
 
@@ -43,7 +28,7 @@ describe('the stored world of the worker mock (persist: true)', () => {
     expect(await first.plants()).toEqual([...seeded, { name: 'Kept Fern', tag: 'fern' }])
 
     // A second tab: its first list already has it.
-    const second = await ExampleApp.open(context, site.origin, { token })
+    const second = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
     expect(await second.plants()).toEqual([...seeded, { name: 'Kept Fern', tag: 'fern' }])
 
     // Deleted in the second tab: the first tab's store follows without a reload.
@@ -70,7 +55,7 @@ describe('the stored world of the worker mock (persist: true)', () => {
   })
 
   test('answers the first request of a reload from the stored world, never the seeded one', async () => {
-    const app = await ExampleApp.open(context, site.origin, { token })
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
     const seeded = await seededPlants('acme')
 
     for (const id of [1, 2, 3]) {
@@ -81,11 +66,11 @@ describe('the stored world of the worker mock (persist: true)', () => {
   })
 
   test('keeps each browser context’s world to itself', async () => {
-    const other = await browser.newContext()
+    const other = await chromium.browser.newContext()
     try {
-      const mine = await ExampleApp.open(context, site.origin, { token })
+      const mine = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
       await mine.create({ id: '202', name: 'Mine Only' })
-      const theirs = await ExampleApp.open(other, site.origin, { token })
+      const theirs = await ExampleApp.open(other, chromium.site.origin, { token })
       expect(await theirs.plants()).toEqual(await seededPlants('acme'))
     } finally {
       await other.close()
@@ -101,7 +86,7 @@ describe('the stored world of the worker mock (persist: true)', () => {
     ],
   ] as const) {
     test(`discards a stored world that is ${what}, with one console warning, and starts from the seeded world`, async () => {
-      await context.addInitScript(
+      await chromium.context.addInitScript(
         ([key, value]) => {
           // Only before the first load of the app's tab: the app's own writes must survive the reload below.
           if (location.protocol !== 'http:') return
@@ -114,13 +99,13 @@ describe('the stored world of the worker mock (persist: true)', () => {
       )
       const warnings: string[] = []
       const errors: string[] = []
-      context.on('console', (message: ConsoleMessage) => {
+      chromium.context.on('console', (message: ConsoleMessage) => {
         if (message.type() === 'warning') warnings.push(message.text())
         if (message.type() === 'error') errors.push(message.text())
       })
-      context.on('weberror', (error) => errors.push(String(error.error())))
+      chromium.context.on('weberror', (error) => errors.push(String(error.error())))
 
-      const app = await ExampleApp.open(context, site.origin, { token })
+      const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
 
       expect(await app.error()).toBeNull()
       expect(await app.plants()).toEqual(await seededPlants('acme'))
@@ -137,11 +122,11 @@ describe('the stored world of the worker mock (persist: true)', () => {
 
 describe('reaching the page’s worker mock from a test (exposeOnWindow: true)', () => {
   test('fault rules left before the app starts answer its first request; coverage and rules are readable', async () => {
-    const page = await context.newPage()
+    const page = await chromium.context.newPage()
     const mock = inPagePlantStore(page)
     await mock.addFaultRulesOnLoad([['acme', { method: 'GET', path: '/plants', status: 503, times: 1 }]])
 
-    await page.goto(`${site.origin}/?token=${token}`)
+    await page.goto(`${chromium.site.origin}/?token=${token}`)
     await page.waitForFunction(() => document.querySelector('main')?.dataset.revision === '1')
 
     expect(await page.textContent('#error-status')).toBe('503')

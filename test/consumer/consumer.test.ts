@@ -9,13 +9,13 @@
  * lowest msw of the peer range replaces it, and the tests and the strict
  * type check pass again: the peer range is the tested one.
  */
-import { execFile } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, delimiter, dirname, join, relative } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { readmeCiSteps, readmeFiles } from './readme.ts'
+import { npmInstall, run } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
@@ -32,41 +32,6 @@ interface Packed {
   unpackedSize: number
   files: { path: string }[]
 }
-
-interface Ran {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/** What the shell of a developer who never ran this repository's npm scripts has: no npm_* or vitest variables. */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name)),
-)
-
-/** Runs a program to its end on the Node that runs this test (first on PATH), never throwing. */
-function run(file: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
-  const path = [dirname(process.execPath), cleanEnv.PATH].join(delimiter)
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd,
-        env: { ...cleanEnv, PATH: path, PACT_DO_NOT_TRACK: 'true', SCARF_ANALYTICS: 'false', ...env },
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 180_000,
-      },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
-        resolve({ code, stdout, stderr })
-      },
-    )
-  })
-}
-
-/** `npm install` that takes what it can from the npm cache. */
-const npmInstall = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
 
 let workDir: string
 let app: string

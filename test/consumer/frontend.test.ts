@@ -9,50 +9,18 @@
  * `routePlantStore` fixture suite and the sandbox suite. The Jest guide's
  * table of error messages is checked against what Jest says.
  */
-import { execFile } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findChromium } from '../browser/chromium.ts'
 import { readmeFiles } from './readme.ts'
+import { npmInstall, type Ran, run } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>
-}
-
-interface Ran {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/** A developer's shell: no npm_* or vitest variables. */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name)),
-)
-
-/** Runs a program to its end on the Node that runs this test, never throwing. */
-function run(file: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
-  const path = [dirname(process.execPath), cleanEnv.PATH].join(delimiter)
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd,
-        env: { ...cleanEnv, PATH: path, PACT_DO_NOT_TRACK: 'true', SCARF_ANALYTICS: 'false', ...env },
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 240_000,
-      },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
-        resolve({ code, stdout, stderr })
-      },
-    )
-  })
 }
 
 /** The tools of the frontend recipes, in one install (the ones this repository uses at its versions). */
@@ -112,8 +80,7 @@ beforeAll(async () => {
     allowScripts: { '@pactflow/swagger-mock-validator': false },
   }
   await writeFile(join(app, 'package.json'), `${JSON.stringify(projectManifest, null, 2)}\n`)
-  const npmInstall = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', '-D']
-  const installed = await run('npm', [...npmInstall, join(workDir, filename), ...tooling], app)
+  const installed = await run('npm', [...npmInstall, '-D', join(workDir, filename), ...tooling], app)
   if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stderr}`)
 
   for (const file of readmeFiles('frontend')) {

@@ -1,0 +1,49 @@
+/**
+ * Running programs as a developer would, for the fresh-project tests: their
+ * shell's environment (no npm_* or vitest variables), this test's Node first
+ * on PATH, nothing sent anywhere (Pact and Scarf told so), and a result
+ * instead of a throw.
+ */
+import { execFile } from 'node:child_process'
+import { delimiter, dirname } from 'node:path'
+
+export interface Ran {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** What the shell of a developer who never ran this repository's npm scripts has: no npm_* or vitest variables. */
+export const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name)),
+)
+
+/** `npm install` that takes what it can from the npm cache. */
+export const npmInstall = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'] as const
+
+/** Runs a program to its end on the Node that runs this test (first on PATH), never throwing; killed after `timeoutMs`. */
+export function run(
+  file: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 240_000,
+): Promise<Ran> {
+  const path = [dirname(process.execPath), cleanEnv.PATH].join(delimiter)
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd,
+        env: { ...cleanEnv, PATH: path, PACT_DO_NOT_TRACK: 'true', SCARF_ANALYTICS: 'false', ...env },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: timeoutMs,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
