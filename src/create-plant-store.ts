@@ -7,6 +7,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
   world?: readonly TenantSpec[]
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
+  /** Bytes all tenants' plants may take in memory together (see `PlantStoreOptions.plantBytes`; default: no budget). */
+  plantBytes?: number
   /** Writes each change through to durable storage before it is applied (see `PlantStoreOptions.persist`). */
   persist?: PlantStoreOptions['persist']
 }
@@ -22,6 +24,6 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  const { world = buildWorld(options), quota, now, persist } = options
-  return new PlantStore({ generatePlants, world, quota, now, persist })
+  const { world = buildWorld(options), quota, now, persist, plantBytes } = options
+  return new PlantStore({ generatePlants, world, quota, now, persist, plantBytes })
 }

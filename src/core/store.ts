@@ -9,7 +9,7 @@ import {
   tenantSpecSchema,
   worldSchema,
 } from './schemas.ts'
-import type { PlantQueries, TenantPlants } from './tenant-plants.ts'
+import type { EncodedList, PlantQueries } from './tenant-plants.ts'
 import {
   buildTenant,
   type PlantGenerator,
@@ -45,6 +45,15 @@ export interface PlantStoreOptions {
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
   /**
+   * Bytes every tenant's plants may take in memory together, as `plantCost`
+   * counts them (default: no budget). A create or a provisioning that would
+   * pass it is refused with `sandbox_full` (507); deletes, removals and
+   * resets give bytes back. Loads, restores and resets of the whole store
+   * are never refused (a world larger than the budget refuses creates until
+   * it is below it again).
+   */
+  plantBytes?: number
+  /**
    * Writes a change through to durable storage (e.g. Redis) before the store
    * applies it: awaited after the change is validated, with the tenant's other
    * writes waiting; when it rejects, nothing changes and the rejection is the
@@ -75,7 +84,8 @@ export class PlantStore {
   readonly #generatePlants: PlantGenerator
   readonly #now: () => number
   readonly #writes: PlantWrites
-  #tenants = new Tenants()
+  readonly #plantBytes: number | undefined
+  #tenants: Tenants
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly CheckedTenantSpec[] = []
   /** Loads, resets and restores, one after another; settles with the latest. */
@@ -91,6 +101,8 @@ export class PlantStore {
     this.#generatePlants = options.generatePlants
     this.#now = options.now ?? Date.now
     this.defaultQuota = options.quota ?? contract.defaultQuota
+    this.#plantBytes = options.plantBytes
+    this.#tenants = new Tenants(this.#plantBytes)
     this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options.persist)
     if (options.world) {
       this.#world = worldSchema.parse(options.world)
@@ -194,7 +206,9 @@ export class PlantStore {
    * write tokens, with `plants` plants generated from `seed` or the exact
    * plants given. Unlike the world's tenants it can be evicted by
    * {@link evictIdle}, and a whole-store {@link reset} removes it. With a
-   * `ttlMs` its tokens stop working once it has passed.
+   * `ttlMs` its tokens stop working once it has passed. Rejects with
+   * `sandbox_full` (507) when its plants do not fit the store's
+   * {@link PlantStoreOptions.plantBytes}.
    *
    * @example
    * const { tenant, tokens } = await store.provisionTenant({ plants: [{ id: 1, name: 'Fern' }], seed: 0, ttlMs: 60_000 })
@@ -205,7 +219,10 @@ export class PlantStore {
     const expiresAt = options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs
     const answer = provisionedTenant(id, tokens, options, expiresAt)
     await this.#settle()
-    this.#insert(this.#tenant(provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })), true)
+    const tenant = this.#tenant(provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt }))
+    const { budget } = this.#tenants
+    if (!budget.fits(tenant.plants.bytes)) throw budget.refusal(`a tenant of ${tenant.plants.count()} plants`)
+    this.#insert(tenant, true)
     return answer
   }
 
@@ -287,12 +304,17 @@ export class PlantStore {
   }
 
   /**
-   * A value derived from the tenant's plants, kept until the tenant's next
-   * write: e.g. the serialized list, so repeated reads skip the work.
+   * The tenant's list as JSON bytes, kept up to date by its writes (made on
+   * the first call): what `GET /plants` answers, as views of its pages.
    */
-  derive<T>(tenantId: string, key: string, compute: (plants: PlantQueries & Pick<TenantPlants, 'list'>) => T): T {
-    const { plants } = this.#tenants.get(tenantId)
-    return plants.derive(key, () => compute(plants))
+  encodedList(tenantId: string): Pick<EncodedList, 'count' | 'byteLength' | 'chunks'> {
+    return this.#tenants.get(tenantId).plants.encoded()
+  }
+
+  /** Bytes every tenant's plants take in memory together (see {@link PlantStoreOptions.plantBytes}). */
+  plantBytes(): { readonly used: number; readonly max: number } {
+    const { used, max } = this.#tenants.budget
+    return { used, max }
   }
 
   /** Number of plants the tenant holds. */
@@ -302,8 +324,9 @@ export class PlantStore {
 
   /**
    * Stores a validated plant in the tenant. Rejects with `conflict` when the
-   * id is taken and `quota_exceeded` when the tenant is full; nothing
-   * changes then. Written through {@link PlantStoreOptions.persist} first.
+   * id is taken, `quota_exceeded` when the tenant is full and `sandbox_full`
+   * when every tenant's plants together are at
+   * {@link PlantStoreOptions.plantBytes}; nothing changes then. Written through {@link PlantStoreOptions.persist} first.
    */
   addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
     return this.#writes.add(tenantId, plant)
@@ -381,7 +404,7 @@ export class PlantStore {
     tenants: ReadonlyArray<{ spec: CheckedTenantSpec; plants?: readonly StoredPlant[]; provisioned?: boolean }>,
   ): Promise<void> {
     const previous = this.#tenants
-    this.#tenants = new Tenants()
+    this.#tenants = new Tenants(this.#plantBytes)
     try {
       for (const { spec, plants, provisioned = false } of tenants) {
         this.#insert(this.#tenant(spec, plants), provisioned)

@@ -132,6 +132,24 @@ function sizeOf({ request, response }: JournalEntry): number {
   return journalDefaults.entryOverheadBytes + 2 * chars
 }
 
+/** The first `bytes` bytes of the chunks (all of them when shorter), in one array. */
+function prefixOf(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
+  const prefix = new Uint8Array(
+    Math.min(
+      bytes,
+      chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
+    ),
+  )
+  let at = 0
+  for (const chunk of chunks) {
+    if (at === prefix.length) break
+    const part = chunk.subarray(0, prefix.length - at)
+    prefix.set(part, at)
+    at += part.length
+  }
+  return prefix
+}
+
 /** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
 let lastMillis = 0
 let lastIso = ''
@@ -279,19 +297,17 @@ export class RequestJournal {
 
   /**
    * The answer as the journal keeps it: its body a copy, cut to
-   * `maxBodyChars`, that shares no memory with the answer's (a short list is
-   * a slice of the tenant's kept list, which it would keep alive); a long
-   * list's body decoded from a prefix of its bytes rather than cut from a text
-   * as large; never its `chunks`, views of the tenant's kept list.
+   * `maxBodyChars`, that shares no memory with the answer's; a long list's
+   * body decoded from its first bytes, never read whole (it is decoded from
+   * the tenant's kept list on first read); never its `chunks`, views of the
+   * tenant's kept list.
    */
-  #answer(response: CoreResponse): CoreResponse {
-    const { chunks, ...answer } = response
-    const { body } = answer
-    if (body === null) return answer
+  #answer({ status, headers, body: text, chunks, fault }: CoreResponse): CoreResponse {
+    const answer = fault === undefined ? { status, headers } : { status, headers, fault }
+    if (chunks) return { ...answer, body: this.#bodyText(prefixOf(chunks, this.#maxBodyChars * 3 + 1)) }
+    if (text === null) return { ...answer, body: null }
     const max = this.#maxBodyChars
-    if (body.length <= max) return { ...answer, body: copyOf(body) }
-    const first = chunks?.[0]
-    return { ...answer, body: first === undefined ? cutCopy(body, max) : this.#bodyText(first) }
+    return { ...answer, body: text.length <= max ? copyOf(text) : cutCopy(text, max) }
   }
 
   /**
