@@ -28,6 +28,9 @@ export interface ServeFlags {
   journalSize: number
   journalBytes?: number
   journalBytesTotal?: number
+  plantBytesTotal?: number
+  unsentBytes?: number
+  unsentBytesTotal?: number
   delay?: DelayRange
   stateFile?: string
   readyFile?: string

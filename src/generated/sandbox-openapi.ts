@@ -636,6 +636,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The new tenant's plants do not fit the memory all tenants' plants may
+         *     take together (`--plant-bytes-total`, counted from their strings);
+         *     nothing changed. Delete tenants or plants first.
+         */
+        SandboxFull: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -698,6 +711,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["TenantsUnavailable"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     deleteTenant: {

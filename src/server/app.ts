@@ -31,15 +31,15 @@ export function plantStoreRouter(options: PlantStoreRouterOptions = {}): Router 
   return routerOf(sandboxParts(options))
 }
 
-function routerOf({ api, admin, inspector }: SandboxParts): Router {
+function routerOf({ api, admin, inspector, unsent }: SandboxParts): Router {
   const router = express.Router()
-  const apiMiddleware = toMiddleware(api)
+  const apiMiddleware = toMiddleware(api, unsent)
   // The API first: it is the hot path, and its paths never collide with the others.
   router.use((req, res, next) => {
     if (isApiPath(req.url)) apiMiddleware(req, res, next)
     else next()
   })
-  router.use('/__sandbox', inspector.middleware, sandboxContractMiddleware, toMiddleware(admin))
+  router.use('/__sandbox', inspector.middleware, sandboxContractMiddleware, toMiddleware(admin, unsent))
   router.use(docsRouter())
   // Everything else is the core's 404 (or 405) Error body.
   router.use(apiMiddleware)

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
 import type { PlantStore } from '../core/store.ts'
-import { createPlantStore } from '../create-plant-store.ts'
-import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
+import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
 import { readStateFile, writeStateFile } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -70,7 +69,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const replica = options.cluster
     ? await (await import('../cluster/replica.ts')).Replica.join(options.cluster, options)
     : undefined
-  const store = options.store ?? createPlantStore(replica?.persist ? { ...options, persist: replica.persist } : options)
+  const store = options.store ?? sandboxStore(replica?.persist ? { ...options, persist: replica.persist } : options)
   if (options.stateFile) {
     const saved = await readStateFile(options.stateFile)
     if (saved) {
