@@ -95,6 +95,8 @@ interface TenantEntries {
   bytes: number
   /** How many entries were dropped to stay within the bounds. */
   dropped: number
+  /** Changes with every entry kept or dropped: a query's answer is kept for a version. */
+  version: number
 }
 
 /** A tenant's kept entries, oldest first. */
@@ -201,9 +203,11 @@ export class RequestJournal {
   #totalBytes = 0
   /** Numbers the ids of requests that came without one. */
   #sequence = 0
-  /** Entries' JSON as journal queries answered them, least recently used first (see {@link queryText}). */
-  readonly #renderedTexts = new Map<JournalEntry, string>()
+  /** Entries' JSON and whole answers as journal queries made them, least recently used first (see {@link queryText}). */
+  readonly #renderedTexts = new Map<JournalEntry | string, string>()
   #renderedChars = 0
+  /** Numbers the versions of tenants' kept entries. */
+  #versions = 0
 
   constructor(options: RequestJournalOptions = {}) {
     this.capacity = Math.max(1, options.capacity ?? journalDefaults.capacity)
@@ -246,10 +250,11 @@ export class RequestJournal {
     }
     let kept = this.#tenants.get(tenantId)
     if (!kept) {
-      kept = { entries: [], sizes: [], head: 0, bytes: 0, dropped: 0 }
+      kept = { entries: [], sizes: [], head: 0, bytes: 0, dropped: 0, version: 0 }
       this.#tenants.set(tenantId, kept)
     }
     const bytes = sizeOf(entry)
+    kept.version = ++this.#versions
     kept.entries.push(entry)
     kept.sizes.push(bytes)
     kept.bytes += bytes
@@ -295,27 +300,39 @@ export class RequestJournal {
   /**
    * What `GET /__sandbox/requests` answers, as JSON text: `{ tenant, count,
    * dropped, requests }` exactly as `JSON.stringify` writes it, with each
-   * entry's JSON made once and kept (entries never change), so a query
-   * repeated costs joining texts, not serializing every entry again.
+   * entry's JSON made once and kept (entries never change), and the answer
+   * kept until the tenant's entries change: a query asked again costs a
+   * lookup, or joining texts, never serializing every entry again.
    *
    * @example
    * journal.queryText('acme', { method: 'DELETE' }) // '{"tenant":"acme","count":1,"dropped":0,"requests":[…]}'
    */
   queryText(tenantId: string, filter: JournalFilter = {}): string {
+    const kept = this.#tenants.get(tenantId)
+    // The same query of an unchanged journal is the same text: kept with the entries' texts, under the same budget.
+    const key = kept && `${tenantId}\n${kept.version}\n${JSON.stringify(filter)}`
+    const answered = key === undefined ? undefined : this.#rendered(key)
+    if (answered !== undefined) return answered
     const { count, dropped, requests } = this.query(tenantId, filter)
-    const texts = requests.map((entry) => this.#rendered(entry))
-    return `{"tenant":${JSON.stringify(tenantId)},"count":${count},"dropped":${dropped},"requests":[${texts.join(',')}]}`
+    const texts = requests.map((entry) => this.#rendered(entry) ?? this.#keep(entry, JSON.stringify(entry)))
+    const text = `{"tenant":${JSON.stringify(tenantId)},"count":${count},"dropped":${dropped},"requests":[${texts.join(',')}]}`
+    return key === undefined ? text : this.#keep(key, text)
   }
 
-  /** An entry's JSON, made once and kept while it fits the rendered texts' budget (the most recently used kept). */
-  #rendered(entry: JournalEntry): string {
+  /** A kept text (an entry's JSON, or a query's answer), now the most recently used; `undefined` when none is kept. */
+  #rendered(key: JournalEntry | string): string | undefined {
+    const text = this.#renderedTexts.get(key)
+    if (text === undefined) return undefined
+    this.#renderedTexts.delete(key)
+    this.#renderedTexts.set(key, text)
+    return text
+  }
+
+  /** Keeps a text, forgetting the least recently used ones beyond the budget; answers it. */
+  #keep(key: JournalEntry | string, text: string): string {
     const rendered = this.#renderedTexts
-    let text = rendered.get(entry)
-    if (text === undefined) {
-      text = JSON.stringify(entry)
-      this.#renderedChars += text.length
-    } else rendered.delete(entry)
-    rendered.set(entry, text)
+    rendered.set(key, text)
+    this.#renderedChars += text.length
     for (const [oldest, kept] of rendered) {
       if (this.#renderedChars <= journalDefaults.renderedChars) break
       rendered.delete(oldest)
@@ -371,6 +388,7 @@ export class RequestJournal {
     this.#totalBytes -= bytes
     kept.head++
     kept.dropped++
+    kept.version = ++this.#versions
     // Compacted once the dropped part is the larger half: amortised O(1) per entry.
     if (kept.head > 32 && kept.head * 2 > kept.entries.length) {
       kept.entries = kept.entries.slice(kept.head)
