@@ -39,6 +39,7 @@ export async function runAttack(
   let ceilingPassed = false
   const sandbox = await startSandboxProcess({
     flags: attack.adminKey === undefined ? [] : ['--admin-key', attack.adminKey],
+    nodeFlags: attack.nodeFlags,
     ceilingBytes: ceilingMb * 1e6,
     onCeiling: () => {
       ceilingPassed = true
@@ -88,6 +89,7 @@ async function attackRunning(
     port,
     keepGoing,
     provision,
+    rssMb: () => sandbox.rss() / 1e6,
     pause: async (ms) => {
       const until = Math.min(Date.now() + ms, deadline)
       while (Date.now() < until && keepGoing()) await new Promise((resolve) => setTimeout(resolve, 50))
