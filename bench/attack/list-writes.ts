@@ -26,32 +26,40 @@ export function listWritesAttack(): Attack {
     victimP50BudgetMs: 10,
     async run(context) {
       const { tokens } = await context.provision({ plants: 0 })
-      const filled = await fill(context, tokens.write, plants)
+      // Room for the 4 clients' creates under the quota of 10,000.
+      const filled = await fill(context, tokens.write, plants - clients)
       const writes: number[] = []
       const lists: number[] = []
       let listedBytes = 0
       const until = Date.now() + alternateForMs
       const auth = (token: string) => ({ authorization: `Bearer ${token}` })
+      const list = async () => {
+        const answer = await send(context.url, { path: '/plants', headers: auth(tokens.read), timeoutMs: 20_000 })
+        lists.push(answer.status)
+        listedBytes += answer.bytes
+      }
       await pool(
         clients,
         1_000_000,
         () => context.keepGoing() && Date.now() < until,
         async (i) => {
-          // Creates and deletes in turn: the tenant stays at ~10,000 plants.
-          const id = 2_000_000 + (i >> 1)
-          const write =
-            i % 2 === 0
-              ? await send(context.url, {
-                  method: 'POST',
-                  path: '/plants',
-                  headers: auth(tokens.write),
-                  body: bigPlant(id),
-                })
-              : await send(context.url, { method: 'DELETE', path: `/plants/${id}`, headers: auth(tokens.write) })
-          writes.push(write.status)
-          const list = await send(context.url, { path: '/plants', headers: auth(tokens.read), timeoutMs: 20_000 })
-          lists.push(list.status)
-          listedBytes += list.bytes
+          // A create, the whole list, its delete, the whole list: the tenant stays at its size.
+          const id = 2_000_000 + i
+          const created = await send(context.url, {
+            method: 'POST',
+            path: '/plants',
+            headers: auth(tokens.write),
+            body: bigPlant(id),
+          })
+          writes.push(created.status)
+          await list()
+          const deleted = await send(context.url, {
+            method: 'DELETE',
+            path: `/plants/${id}`,
+            headers: auth(tokens.write),
+          })
+          writes.push(deleted.status)
+          await list()
         },
       )
       return {

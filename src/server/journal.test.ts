@@ -36,6 +36,21 @@ describe('RequestJournal', () => {
     expect(entry?.response.body).toBe('0123…')
   })
 
+  test('keeps a long list cut from its first bytes, never reading its whole body (decoded from the list when read)', () => {
+    const journal = new RequestJournal({ maxBodyChars: 8 })
+    const chunks = [new TextEncoder().encode('[{"name":"Fern"}'), new TextEncoder().encode(',{"name":"Ivy"}]')]
+    const response = {
+      status: 200,
+      headers: {},
+      chunks,
+      get body(): string {
+        throw new Error('the whole body was read')
+      },
+    }
+    journal.record('t', request({}), response)
+    expect(journal.entries('t')[0]?.response).toEqual({ status: 200, headers: {}, body: '[{"name"…' })
+  })
+
   test('answers a query as JSON.stringify would, as entries come, are dropped and forgotten', () => {
     const journal = new RequestJournal({ capacity: 5 })
     const expected = (tenantId: string, filter = {}) =>

@@ -361,9 +361,12 @@ export class RequestJournal {
    * the tenant's kept list on first read); never its `chunks`, views of the
    * tenant's kept list.
    */
-  #answer({ status, headers, body: text, chunks, fault }: CoreResponse): CoreResponse {
+  #answer(response: CoreResponse): CoreResponse {
+    // `body` is read only without `chunks`: with them it is decoded from the whole list when read.
+    const { status, headers, chunks, fault } = response
     const answer = fault === undefined ? { status, headers } : { status, headers, fault }
     if (chunks) return { ...answer, body: this.#bodyText(prefixOf(chunks, this.#maxBodyChars * 3 + 1)) }
+    const text = response.body
     if (text === null) return { ...answer, body: null }
     const max = this.#maxBodyChars
     return { ...answer, body: text.length <= max ? copyOf(text) : cutCopy(text, max) }
