@@ -49,7 +49,7 @@ export class PlantWrites {
           `The tenant already holds its quota of ${quota} plants; delete some before adding more.`,
         )
       }
-      if (!plants.fits(plant)) throw plants.refusal()
+      plants.checkRoom(plant)
       // Only awaited when there is a hook: without one the checks and the write stay in one turn.
       if (this.#persist) await this.#persist({ kind: 'create', tenantId, plant })
       return plants.add(plant)

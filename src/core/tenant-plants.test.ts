@@ -61,7 +61,7 @@ describe('TenantPlants', () => {
 
   test('counts what its plants cost and charges the budget it is attached to, giving it back on delete and detach', () => {
     const plants = filled(3)
-    const budget = new PlantBudget(10_000)
+    const budget = new PlantBudget(2_000)
     plants.attach(budget)
     expect(budget.used).toBe(plants.bytes)
     const big = { id: 4, name: '植'.repeat(256), tag: '🌿'.repeat(128) }
@@ -71,8 +71,11 @@ describe('TenantPlants', () => {
     plants.delete(4)
     plants.delete(1)
     expect(budget.used).toBe(plants.bytes)
-    expect(plants.fits({ id: 9, name: 'x'.repeat(256) })).toBe(true)
-    expect(new TenantPlants().fits(big)).toBe(true)
+    plants.checkRoom({ id: 9, name: 'x'.repeat(256) })
+    expect(() => plants.checkRoom({ id: 9, name: 'x'.repeat(256), tag: 'y'.repeat(256) })).toThrow(
+      /no room for this plant/,
+    )
+    new TenantPlants().checkRoom(big)
     plants.detach()
     expect(budget.used).toBe(0)
   })

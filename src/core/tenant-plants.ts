@@ -1,6 +1,5 @@
 import { Query } from '@msw/data'
-import type { PlantStoreError } from './errors.ts'
-import { PlantBudget, plantCost } from './plant-budget.ts'
+import { type PlantBudget, plantCost } from './plant-budget.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 
 /** An `@msw/data` query over plants: a `Query`, or a function that builds one (`(q) => q.where({ tag })`). */
@@ -57,14 +56,10 @@ export class TenantPlants {
     this.#budget = undefined
   }
 
-  /** Whether one more plant fits the budget this tenant is charged to (always, outside a store). */
-  fits(plant: StoredPlant): boolean {
-    return this.#budget?.fits(plantCost(plant)) ?? true
-  }
-
-  /** The 507 for a plant that does not fit ({@link fits}). */
-  refusal(): PlantStoreError {
-    return (this.#budget ?? new PlantBudget(0)).refusal('this plant')
+  /** Throws `sandbox_full` (507) when one more plant does not fit the budget this tenant is charged to (if any). */
+  checkRoom(plant: StoredPlant): void {
+    const budget = this.#budget
+    if (budget && !budget.fits(plantCost(plant))) throw budget.refusal('this plant')
   }
 
   /** Its list as JSON bytes: made on the first call, then kept up to date by every add and delete. */
