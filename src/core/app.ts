@@ -63,9 +63,6 @@ type Operation = (
   trace: Trace,
 ) => CoreResponse | Promise<CoreResponse>
 
-/** Lists longer than this (in bytes) are answered with the tenant's kept bytes, never decoded to a text. */
-const largeBodyBytes = 16_384
-
 /** The operations the core answers, by operationId: every one of the contract but its HEADs, which the router derives from GET. */
 type Operations = Record<Exclude<OperationId, HeadOperationId<typeof contract.operations>>, Operation>
 
@@ -74,13 +71,11 @@ const operations: Operations = {
     // The tenant's list as JSON bytes, kept up to date by its writes: a list is views of them.
     const list = store.encodedList(principal.tenantId)
     const limit = parseLimit(request.query)
-    const length = list.byteLength(limit)
     if (request.method === 'HEAD') {
-      return { status: 200, headers: { ...jsonHeaders, 'content-length': String(length) }, body: null }
+      return { status: 200, headers: { ...jsonHeaders, 'content-length': String(list.byteLength(limit)) }, body: null }
     }
-    const answer = bytesResponse(200, jsonHeaders, list.chunks(limit))
-    // A long list goes out as the bytes the tenant keeps: encoding it per answer made megabytes of garbage each time.
-    return length > largeBodyBytes ? answer : { status: 200, headers: jsonHeaders, body: answer.body }
+    // The list goes out as the bytes the tenant keeps: encoding it per answer made megabytes of garbage each time.
+    return bytesResponse(200, jsonHeaders, list.chunks(limit))
   },
   addPlant: async (store, principal, request, _params, trace) => {
     checkContentType(request.header('content-type'))
