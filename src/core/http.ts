@@ -96,6 +96,21 @@ export function bytesResponse(
   }
 }
 
+/**
+ * The answer with more headers, as it is otherwise: a body still to be
+ * decoded from its bytes ({@link bytesResponse}) stays so (a spread would
+ * decode it).
+ *
+ * @example
+ * withHeaders(answer, { 'preference-applied': 'delay=100' })
+ */
+export function withHeaders(response: CoreResponse, headers: Readonly<Record<string, string>>): CoreResponse {
+  return Object.defineProperties({} as CoreResponse, {
+    ...Object.getOwnPropertyDescriptors(response),
+    headers: { value: { ...response.headers, ...headers }, enumerable: true },
+  })
+}
+
 /** The answer without a body: 204. */
 export const noContent: CoreResponse = { status: 204, headers: {}, body: null }
 

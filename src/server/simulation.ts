@@ -1,5 +1,5 @@
 import { callerOf, type PlantStoreHandler } from '../core/app.ts'
-import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import { type CoreRequest, type CoreResponse, withHeaders } from '../core/http.ts'
 import { madeUpStatus } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
 import { maxDelayMs, sleep } from '../core/time.ts'
@@ -102,7 +102,7 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
       options.onSimulated?.(request, response)
     }
     if (applied.length === 0) return response
-    return { ...response, headers: { ...response.headers, 'preference-applied': applied.join(', ') } }
+    return withHeaders(response, { 'preference-applied': applied.join(', ') })
   }
   const { store } = options
   return (request) => {
