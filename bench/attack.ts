@@ -10,7 +10,7 @@
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
  * journal-5, streams, provisioning, head, delay, pipeline, admin-key,
- * admin-guard, held, provisioning-rate). Bounded: each
+ * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -29,11 +29,14 @@ import { delayFloodAttack } from './attack/delay-flood.ts'
 import { headStormAttack } from './attack/head-storm.ts'
 import { heldFloodAttack } from './attack/held-flood.ts'
 import { journalAttack } from './attack/journal.ts'
+import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
 import { provisioningRateAttack } from './attack/provisioning-rate.ts'
+import { plantFillAttack } from './attack/plant-fill.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
+import { slowReadersAttack } from './attack/slow-readers.ts'
 import { unreadStreamsAttack } from './attack/unread-streams.ts'
 
 const attacks: readonly Attack[] = [
@@ -48,6 +51,9 @@ const attacks: readonly Attack[] = [
   adminGuardAttack(),
   heldFloodAttack(),
   provisioningRateAttack(),
+  plantFillAttack(),
+  slowReadersAttack(),
+  listWritesAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

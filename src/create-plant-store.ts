@@ -14,6 +14,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
   world?: readonly TenantSpec[]
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
+  /** Bytes all tenants' plants may take in memory together (see `PlantStoreOptions.plantBytes`; default: no budget). */
+  plantBytes?: number
   /** Writes each change through to durable storage before it is applied (see `PlantStoreOptions.persist`). */
   persist?: PlantStoreOptions['persist']
   /** Appends each change to an ordered log as it is made (see `PlantStoreOptions.record`). */
@@ -33,11 +35,11 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  const { seed, plantsPerTenant, quota, now, persist, record } = options
+  const { seed, plantsPerTenant, quota, now, persist, record, plantBytes } = options
   const isDefault =
     (seed ?? defaultSeed) === defaultSeed &&
     (plantsPerTenant ?? defaultPlantsPerTenant) === defaultPlantsPerTenant &&
     quota === undefined
   const { world = isDefault ? defaultWorld() : buildWorld(options) } = options
-  return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist, record })
+  return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist, record, plantBytes })
 }

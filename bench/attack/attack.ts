@@ -16,6 +16,8 @@ export interface AttackContext {
   readonly provision: (recipe?: Record<string, unknown>) => Promise<Tenant>
   /** Waits, but no longer than the attack may run. */
   readonly pause: (ms: number) => Promise<void>
+  /** The sandbox's resident set size now, in MB (10^6 bytes). */
+  readonly rssMb: () => number
 }
 
 /** One verdict of an attack beyond memory and the victim, e.g. "streams held at once ≤ 4 per tenant". */
@@ -52,6 +54,8 @@ export interface Attack {
   readonly openFiles?: number
   /** Start the sandbox with `--admin-key <key>`; the suite provisions with it, as the operator would. */
   readonly adminKey?: string
+  /** Node's own flags for the sandbox, e.g. `['--max-old-space-size=400']` (a smaller heap, as the audit ran it). */
+  readonly nodeFlags?: readonly string[]
   /** How often the victim asks, in milliseconds (default 20). */
   readonly victimEveryMs?: number
   /** The attack's own maximum of the victim's median latency, in milliseconds. */

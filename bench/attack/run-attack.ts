@@ -40,6 +40,7 @@ export async function runAttack(
   const sandbox = await startSandboxProcess({
     flags: attack.adminKey === undefined ? [] : ['--admin-key', attack.adminKey],
     openFiles: attack.openFiles,
+    nodeFlags: attack.nodeFlags,
     ceilingBytes: ceilingMb * 1e6,
     onCeiling: () => {
       ceilingPassed = true
@@ -89,6 +90,7 @@ async function attackRunning(
     port,
     keepGoing,
     provision,
+    rssMb: () => sandbox.rss() / 1e6,
     pause: async (ms) => {
       const until = Math.min(Date.now() + ms, deadline)
       while (Date.now() < until && keepGoing()) await new Promise((resolve) => setTimeout(resolve, 50))

@@ -32,6 +32,8 @@ export interface SandboxProcess {
   readonly pid: number
   /** Highest resident set size seen, in bytes. */
   readonly peakRss: () => number
+  /** Its resident set size now, in bytes (0 once it is gone). */
+  readonly rss: () => number
   /** Highest used V8 heap the probe reported, in bytes; `NaN` when it reported none. */
   readonly peakHeap: () => number
   /** Whether the process is still running. */
@@ -45,6 +47,8 @@ export interface SandboxProcess {
 export interface StartOptions {
   /** Extra CLI flags, e.g. `['--max-tenants', '10']`. */
   flags?: readonly string[]
+  /** Node's own flags, e.g. `['--max-old-space-size=400']`. */
+  nodeFlags?: readonly string[] | undefined
   /** Called once when the resident set size first passes `ceilingBytes`. */
   onCeiling?: () => void
   ceilingBytes?: number
@@ -66,6 +70,7 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
   const args = [
     // As `npm start` runs it.
     '--max-semi-space-size=8',
+    ...(options.nodeFlags ?? []),
     '--import',
     probe,
     cli,
@@ -142,6 +147,7 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
       port,
       pid: child.pid ?? -1,
       peakRss: () => peakRss,
+      rss: () => residentBytes(child.pid),
       peakHeap: () => peakHeap,
       alive: () => !exited,
       output: () => output,

@@ -184,6 +184,18 @@ function sandboxCommand(): Command {
       '--journal-bytes-total <size>',
       'bytes of requests kept in all; the tenant holding the most drops its oldest (default 64MiB)',
     ).argParser(byteSize(64 << 10, 2 ** 33)),
+    sandboxOption(
+      '--plant-bytes-total <size>',
+      "bytes all tenants' plants may take in memory; creates and provisionings beyond it get 507 (default: a quarter of the heap)",
+    ).argParser(byteSize(1 << 20, 2 ** 40)),
+    sandboxOption(
+      '--unsent-bytes <size>',
+      'bytes of answers one connection may leave unread; a connection past it is closed (default 32MiB)',
+    ).argParser(byteSize(64 << 10, 2 ** 33)),
+    sandboxOption(
+      '--unsent-bytes-total <size>',
+      'bytes of answers all connections may leave unread; beyond it the oldest are cut (default 128MiB)',
+    ).argParser(byteSize(64 << 10, 2 ** 36)),
     sandboxOption('--delay <ms>', 'delay every API answer: milliseconds (200) or a range (100-500)').argParser(delay),
     sandboxOption(
       '--max-held-per-tenant <count>',

@@ -32,6 +32,9 @@ export interface ServeFlags {
   journalSize: number
   journalBytes?: number
   journalBytesTotal?: number
+  plantBytesTotal?: number
+  unsentBytes?: number
+  unsentBytesTotal?: number
   delay?: DelayRange
   maxHeldPerTenant?: number
   maxHeld?: number

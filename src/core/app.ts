@@ -2,6 +2,7 @@ import { contract } from '../generated/contract.ts'
 import { authenticate, authorize } from './auth.ts'
 import { PlantStoreError, renderError } from './errors.ts'
 import {
+  bytesResponse,
   type CoreRequest,
   type CoreResponse,
   jsonHeaders,
@@ -12,7 +13,6 @@ import {
 import { ContractRouter, type Dispatch, type HeadOperationId, headOf, type Route } from './router.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
-import { SerializedList } from './tenant-plants.ts'
 import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './validation.ts'
 
 /**
@@ -63,39 +63,19 @@ type Operation = (
   trace: Trace,
 ) => CoreResponse | Promise<CoreResponse>
 
-/**
- * The tenant's plants as the list's JSON text, serialized as far as asked
- * and kept until the tenant's next write: one per tenant, whatever `limit`s
- * are asked (a shorter list is a prefix of a longer one).
- */
-function serializedList(store: PlantStore, principal: Principal): SerializedList {
-  return store.derive(
-    principal.tenantId,
-    'list',
-    (plants) =>
-      new SerializedList(plants.count(), (skip, take) => plants.findMany(undefined, { skip, take }).map(toPlant)),
-  )
-}
-
-/** Lists longer than this (in characters) are answered with their kept bytes as well as their text. */
-const largeBodyChars = 16_384
-
 /** The operations the core answers, by operationId: every one of the contract but its HEADs, which the router derives from GET. */
 type Operations = Record<Exclude<OperationId, HeadOperationId<typeof contract.operations>>, Operation>
 
 const operations: Operations = {
   listPlants: (store, principal, request) => {
-    const list = serializedList(store, principal)
+    // The tenant's list as JSON bytes, kept up to date by its writes: a list is views of them.
+    const list = store.encodedList(principal.tenantId)
     const limit = parseLimit(request.query)
-    // A HEAD needs only the length, which the serialized list knows without building the text.
     if (request.method === 'HEAD') {
       return { status: 200, headers: { ...jsonHeaders, 'content-length': String(list.byteLength(limit)) }, body: null }
     }
-    const body = list.text(limit)
-    // A long list goes out as the bytes the list keeps: encoding it per answer made megabytes of garbage each time.
-    return body.length > largeBodyChars
-      ? { status: 200, headers: jsonHeaders, body, chunks: list.chunks(limit) }
-      : { status: 200, headers: jsonHeaders, body }
+    // The list goes out as the bytes the tenant keeps: encoding it per answer made megabytes of garbage each time.
+    return bytesResponse(200, jsonHeaders, list.chunks(limit))
   },
   addPlant: async (store, principal, request, _params, trace) => {
     checkContentType(request.header('content-type'))

@@ -34,6 +34,8 @@ export const errorStatus = {
   too_many_requests: 429,
   /** The caller's tenant is full. */
   quota_exceeded: 507,
+  /** The sandbox's plants, all tenants together, are at its memory budget. */
+  sandbox_full: 507,
 } as const
 
 export type ErrorCode = keyof typeof errorStatus

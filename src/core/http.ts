@@ -47,8 +47,10 @@ export interface CoreResponse {
   readonly body: string | null
   /**
    * The body's UTF-8 bytes, when the core keeps them already (a tenant's
-   * serialized list): a transport may write these chunks instead of encoding
-   * `body` anew. Views of a shared cache: never keep them beyond the answer.
+   * encoded list): a transport may write these chunks instead of encoding
+   * `body` anew, and should, for `body` is then decoded from them on first
+   * read (see {@link bytesResponse}). Views of the tenant's list: never keep
+   * them beyond the answer.
    */
   readonly chunks?: readonly Uint8Array[]
   /** When set, the adapter fails the transport this way instead of answering normally. */
@@ -66,6 +68,49 @@ export const jsonHeaders = { 'content-type': 'application/json' } as const
  */
 export function jsonResponse(status: number, value: unknown): CoreResponse {
   return { status, headers: jsonHeaders, body: JSON.stringify(value) }
+}
+
+const decoder = new TextDecoder()
+
+/**
+ * An answer whose body the core keeps as UTF-8 bytes (a long list): its
+ * `chunks` for a transport that writes bytes, and its `body` for one that
+ * needs the text, decoded from them on first read (so a transport that writes
+ * the chunks never pays for the text). Each chunk holds whole characters.
+ *
+ * @example
+ * bytesResponse(200, jsonHeaders, [new TextEncoder().encode('[]')]).body // '[]'
+ */
+export function bytesResponse(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  chunks: readonly Uint8Array[],
+): CoreResponse {
+  let text: string | undefined
+  return {
+    status,
+    headers,
+    chunks,
+    get body() {
+      text ??= chunks.map((chunk) => decoder.decode(chunk)).join('')
+      return text
+    },
+  }
+}
+
+/**
+ * The answer with more headers, as it is otherwise: a body still to be
+ * decoded from its bytes ({@link bytesResponse}) stays so (a spread would
+ * decode it).
+ *
+ * @example
+ * withHeaders(answer, { 'preference-applied': 'delay=100' })
+ */
+export function withHeaders(response: CoreResponse, headers: Readonly<Record<string, string>>): CoreResponse {
+  return Object.defineProperties({} as CoreResponse, {
+    ...Object.getOwnPropertyDescriptors(response),
+    headers: { value: { ...response.headers, ...headers }, enumerable: true },
+  })
 }
 
 /** The answer without a body: 204. */

@@ -90,8 +90,8 @@ export class PlantWrites {
 
   /**
    * Stores a validated plant in the tenant. Rejects with `conflict` when the
-   * id is taken and `quota_exceeded` when the tenant is full; nothing
-   * changes then.
+   * id is taken, `quota_exceeded` when the tenant is full and `sandbox_full`
+   * when the store's plants are at their budget; nothing changes then.
    */
   add(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
     return this.#serially(tenantId, async () => {
@@ -103,6 +103,7 @@ export class PlantWrites {
           `The tenant already holds its quota of ${quota} plants; delete some before adding more.`,
         )
       }
+      plants.checkRoom(plant)
       // Only awaited when there is a hook: without one the checks and the write stay in one turn.
       const change = { kind: 'create', tenantId, plant } as const
       if (this.#persist) await this.#persist(change)

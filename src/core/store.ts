@@ -9,7 +9,7 @@ import {
   type TenantSpec,
   tenantSpecSchema,
 } from './schemas.ts'
-import type { PlantQueries, TenantPlants } from './tenant-plants.ts'
+import type { EncodedList, PlantQueries } from './tenant-plants.ts'
 import {
   buildTenant,
   type PlantGenerator,
@@ -50,6 +50,15 @@ export interface PlantStoreOptions {
   quota?: number
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
+  /**
+   * Bytes every tenant's plants may take in memory together, as `plantCost`
+   * counts them (default: no budget). A create or a provisioning that would
+   * pass it is refused with `sandbox_full` (507); deletes, removals and
+   * resets give bytes back. Loads, restores and resets of the whole store
+   * are never refused (a world larger than the budget refuses creates until
+   * it is below it again).
+   */
+  plantBytes?: number
   /**
    * Writes a change through to durable storage (e.g. Redis) before the store
    * applies it: awaited after the change is validated, with the tenant's other
@@ -103,7 +112,8 @@ export class PlantStore {
   readonly #now: () => number
   readonly #writes: PlantWrites
   readonly #record: RecordChange | undefined
-  #tenants = new Tenants()
+  readonly #plantBytes: number | undefined
+  #tenants: Tenants
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly CheckedTenantSpec[] = []
   /** Loads, resets and restores, one after another; settles with the latest. */
@@ -127,6 +137,8 @@ export class PlantStore {
       )
     }
     this.#record = options.record
+    this.#plantBytes = options.plantBytes
+    this.#tenants = new Tenants(this.#plantBytes)
     this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options)
     if (options.world) {
       this.#world = checkWorld(options.world)
@@ -291,7 +303,9 @@ export class PlantStore {
    * write tokens, with `plants` plants generated from `seed` or the exact
    * plants given. Unlike the world's tenants it can be evicted by
    * {@link evictIdle}, and a whole-store {@link reset} removes it. With a
-   * `ttlMs` its tokens stop working once it has passed.
+   * `ttlMs` its tokens stop working once it has passed. Rejects with
+   * `sandbox_full` (507) when its plants do not fit the store's
+   * {@link PlantStoreOptions.plantBytes}.
    *
    * @example
    * const { tenant, tokens } = await store.provisionTenant({ plants: [{ id: 1, name: 'Fern' }], seed: 0, ttlMs: 60_000 })
@@ -304,6 +318,8 @@ export class PlantStore {
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
     const tenant = await this.#tenant(spec)
     await this.#settle()
+    const { budget } = this.#tenants
+    if (!budget.fits(tenant.plants.bytes)) throw budget.refusal(`a tenant of ${tenant.plants.count()} plants`)
     this.#insert(tenant, true)
     await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () =>
       this.#tenants.remove(id),
@@ -389,12 +405,17 @@ export class PlantStore {
   }
 
   /**
-   * A value derived from the tenant's plants, kept until the tenant's next
-   * write: e.g. the serialized list, so repeated reads skip the work.
+   * The tenant's list as JSON bytes, kept up to date by its writes (made on
+   * the first call): what `GET /plants` answers, as views of its pages.
    */
-  derive<T>(tenantId: string, key: string, compute: (plants: PlantQueries & Pick<TenantPlants, 'list'>) => T): T {
-    const { plants } = this.#tenants.get(tenantId)
-    return plants.derive(key, () => compute(plants))
+  encodedList(tenantId: string): Pick<EncodedList, 'count' | 'byteLength' | 'chunks'> {
+    return this.#tenants.get(tenantId).plants.encoded()
+  }
+
+  /** Bytes every tenant's plants take in memory together (see {@link PlantStoreOptions.plantBytes}). */
+  plantBytes(): { readonly used: number; readonly max: number } {
+    const { used, max } = this.#tenants.budget
+    return { used, max }
   }
 
   /** Number of plants the tenant holds. */
@@ -404,8 +425,9 @@ export class PlantStore {
 
   /**
    * Stores a validated plant in the tenant. Rejects with `conflict` when the
-   * id is taken and `quota_exceeded` when the tenant is full; nothing
-   * changes then. Written through {@link PlantStoreOptions.persist} first.
+   * id is taken, `quota_exceeded` when the tenant is full and `sandbox_full`
+   * when every tenant's plants together are at
+   * {@link PlantStoreOptions.plantBytes}; nothing changes then. Written through {@link PlantStoreOptions.persist} first.
    */
   addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
     return this.#writes.add(tenantId, plant)
@@ -492,7 +514,7 @@ export class PlantStore {
   ): Promise<Tenants> {
     const made = tenants.map(({ spec, plants }) => this.#tenant(spec, plants))
     const ready = made.some((tenant) => tenant instanceof Promise) ? await Promise.all(made) : (made as Tenant[])
-    const built = new Tenants()
+    const built = new Tenants(this.#plantBytes)
     const now = this.#now()
     for (const [index, { provisioned = false }] of tenants.entries()) built.insert(ready[index]!, { provisioned, now })
     return built

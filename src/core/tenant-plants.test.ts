@@ -1,7 +1,8 @@
 import { Query } from '@msw/data'
 import { describe, expect, test } from 'vitest'
+import { PlantBudget, plantCost } from './plant-budget.ts'
 import { toPlant } from './schemas.ts'
-import { SerializedList, TenantPlants } from './tenant-plants.ts'
+import { TenantPlants } from './tenant-plants.ts'
 
 function filled(count: number): TenantPlants {
   const plants = new TenantPlants()
@@ -58,68 +59,96 @@ describe('TenantPlants', () => {
     expect(plants.findFirst((q) => q.where({ id: -1 }))).toBeUndefined()
   })
 
-  test('keeps a derived value until the next write', () => {
-    const plants = filled(2)
-    let computed = 0
-    const derive = () => plants.derive('list', () => ++computed)
-    expect([derive(), derive()]).toEqual([1, 1])
-    plants.add({ id: 3, name: 'New' })
-    expect(derive()).toBe(2)
-    plants.delete(3)
-    expect(derive()).toBe(3)
+  test('counts what its plants cost and charges the budget it is attached to, giving it back on delete and detach', () => {
+    const plants = filled(3)
+    const budget = new PlantBudget(2_000)
+    plants.attach(budget)
+    expect(budget.used).toBe(plants.bytes)
+    const big = { id: 4, name: '植'.repeat(256), tag: '🌿'.repeat(128) }
+    expect(plantCost(big)).toBeGreaterThan(2 * 512 + 3 * 256 + 4 * 128)
+    plants.add(big)
+    expect(budget.used).toBe(plants.bytes)
+    plants.delete(4)
+    plants.delete(1)
+    expect(budget.used).toBe(plants.bytes)
+    plants.checkRoom({ id: 9, name: 'x'.repeat(256) })
+    expect(() => plants.checkRoom({ id: 9, name: 'x'.repeat(256), tag: 'y'.repeat(256) })).toThrow(
+      /no room for this plant/,
+    )
+    new TenantPlants().checkRoom(big)
+    plants.detach()
+    expect(budget.used).toBe(0)
   })
 })
 
-describe('SerializedList', () => {
-  const names = ['Fern', 'Ficus “Ali”', 'Monstera 🌿', 'Aloe\u007f', 'Ivy\n"quoted"', 'Lily\u00e9']
-  function listOf(count: number) {
+describe('EncodedList', () => {
+  const names = ['Fern', 'Ficus “Ali”', 'Monstera 🌿', 'Aloe\u007f', 'Ivy\n"quoted"', 'Lily\u00e9', '\u0001\\']
+  const expected = (plants: TenantPlants, limit?: number) => JSON.stringify(plants.list(limit).map(toPlant))
+  const decoded = (chunks: readonly Uint8Array[]) => Buffer.concat(chunks).toString('utf8')
+
+  function listOf(count: number, name: (id: number) => string = (id) => names[id % names.length]!) {
     const plants = new TenantPlants()
-    for (let id = 1; id <= count; id++)
-      plants.add({ id, name: names[id % names.length]!, tag: id % 3 ? 'x' : undefined })
-    let reads = 0
-    const list = new SerializedList(plants.count(), (skip, take) => {
-      reads += take
-      return plants.findMany(undefined, { skip, take }).map(toPlant)
-    })
-    return { plants, list, reads: () => reads }
+    for (let id = 1; id <= count; id++) plants.add({ id, name: name(id), tag: id % 3 ? 'x' : undefined })
+    return plants
   }
 
   test('answers every limit as JSON.stringify would, with its UTF-8 length', () => {
-    const { plants, list } = listOf(40)
+    const plants = listOf(40)
+    const list = plants.encoded()
     for (const limit of [undefined, 0, 1, 2, 7, 39, 40, 41, 2_147_483_647, 3, 0]) {
-      const expected = JSON.stringify(plants.list(limit).map(toPlant))
-      expect(list.text(limit), String(limit)).toBe(expected)
-      expect(list.byteLength(limit), String(limit)).toBe(Buffer.byteLength(expected))
+      expect(decoded(list.chunks(limit)), String(limit)).toBe(expected(plants, limit))
+      expect(list.byteLength(limit), String(limit)).toBe(Buffer.byteLength(expected(plants, limit)))
     }
   })
 
   test('answers an empty list as []', () => {
-    const { list } = listOf(0)
-    expect([list.text(), list.text(5), list.byteLength()]).toEqual(['[]', '[]', 2])
-    expect(Buffer.concat(list.chunks()).toString()).toBe('[]')
+    const list = listOf(0).encoded()
+    expect([decoded(list.chunks()), decoded(list.chunks(5)), list.byteLength()]).toEqual(['[]', '[]', 2])
   })
 
-  test('keeps each limit’s bytes as the UTF-8 of its text, encoding each value once as the list grows', () => {
-    const { plants, list } = listOf(200)
-    for (const limit of [3, 1, 50, 0, 120, 200, 7, undefined, 2_147_483_647]) {
-      const expected = JSON.stringify(plants.list(limit).map(toPlant))
-      const chunks = list.chunks(limit)
-      expect(Buffer.concat(chunks).toString('utf8'), String(limit)).toBe(expected)
-      expect(
-        chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
-        String(limit),
-      ).toBe(list.byteLength(limit))
+  test('stays the JSON of the plants through appends and deletes anywhere, across many pages', () => {
+    // Values of ~1.5 KB: a 64 KiB page holds about 40 of them.
+    const plants = listOf(600, (id) => `${id} ${'植'.repeat(500)}`)
+    const list = plants.encoded()
+    const check = (step: string) => {
+      for (const limit of [undefined, 0, 1, 39, 40, 41, 77, 300, plants.count() - 1]) {
+        expect(decoded(list.chunks(limit)), `${step}, limit ${limit}`).toBe(expected(plants, limit))
+        expect(list.byteLength(limit), `${step}, limit ${limit}`).toBe(Buffer.byteLength(expected(plants, limit)))
+      }
+      expect(list.count).toBe(plants.count())
     }
-    // The bytes are views of one kept encoding, not a copy per answer.
-    expect(list.chunks(10)[0]!.buffer).toBe(list.chunks(200)[0]!.buffer)
+    check('built')
+    for (const id of [1, 40, 41, 600, 300, 2]) plants.delete(id)
+    check('deleted')
+    for (let id = 601; id <= 700; id++) plants.add({ id, name: names[id % names.length]! })
+    check('appended')
+    // Delete almost everything, page by page: the small pages left merge.
+    for (let id = 3; id <= 590; id++) if (id % 50 !== 0) plants.delete(id)
+    check('thinned')
+    expect(list.chunks().length).toBeLessThan(20)
   })
 
-  test('reads each value once however many distinct limits are asked, and no further than asked', () => {
-    const { list, reads } = listOf(1_000)
-    list.text(10)
-    expect(list.serialized).toBe(10)
-    for (let limit = 1; limit <= 1_000; limit++) list.byteLength(limit)
-    expect(reads()).toBe(1_000)
-    expect(list.serialized).toBe(1_000)
+  test('never changes bytes already handed out: an answer being sent keeps its JSON through later writes', () => {
+    const plants = listOf(200, (id) => `${id} ${'葉'.repeat(300)}`)
+    const list = plants.encoded()
+    const before = expected(plants)
+    const chunks = list.chunks()
+    const copies = chunks.map((chunk) => Buffer.from(chunk))
+    plants.delete(1)
+    plants.delete(100)
+    plants.add({ id: 1000, name: 'New' })
+    expect(decoded(chunks)).toBe(before)
+    chunks.forEach((chunk, i) => {
+      expect(Buffer.compare(Buffer.from(chunk), copies[i]!)).toBe(0)
+    })
+    expect(decoded(list.chunks())).toBe(expected(plants))
+  })
+
+  test('is made once, on the first list, then kept up to date by writes', () => {
+    const plants = listOf(10)
+    const list = plants.encoded()
+    plants.add({ id: 11, name: 'Eleven' })
+    expect(plants.encoded()).toBe(list)
+    expect(decoded(list.chunks())).toBe(expected(plants))
   })
 })

@@ -1,11 +1,9 @@
 import { Query } from '@msw/data'
-import type { StoredPlant } from './schemas.ts'
+import { type PlantBudget, plantCost } from './plant-budget.ts'
+import { type StoredPlant, toPlant } from './schemas.ts'
 
 /** An `@msw/data` query over plants: a `Query`, or a function that builds one (`(q) => q.where({ tag })`). */
 export type PlantPredicate = Query<StoredPlant> | ((query: Query<StoredPlant>) => Query<StoredPlant>)
-
-/** Derived values kept per tenant: a handful of list sizes is what clients ask for. */
-const maxDerived = 8
 
 /**
  * One tenant's plants, oldest first, in a map by id (a `Map` keeps insertion
@@ -14,6 +12,11 @@ const maxDerived = 8
  * The query methods take `@msw/data`'s predicates (its `Query`) and never
  * change anything: writes go through the store, which keeps the tenant's
  * rules. Plants are frozen once stored.
+ *
+ * It counts what its plants cost in memory ({@link plantCost}) and, while it
+ * is in a store, charges them to the store's {@link PlantBudget}. Its list as
+ * JSON bytes ({@link EncodedList}) is made on the first list and kept up to
+ * date by every add and delete from then on, never made anew.
  *
  * Why not one `@msw/data` collection per tenant: a collection finds the record
  * to delete by scanning it and comparing each record's primary key. Measured,
@@ -28,22 +31,41 @@ const maxDerived = 8
  */
 export class TenantPlants {
   readonly #plants = new Map<number, StoredPlant>()
-  /** Values derived from the plants (e.g. a serialized list), forgotten at every write. */
-  readonly #derived = new Map<string, unknown>()
+  /** The list as JSON bytes, once a list was asked for. */
+  #encoded: EncodedList | undefined
+  /** What the plants cost, as {@link plantCost} counts it. */
+  #bytes = 0
+  /** The store's budget this tenant is charged to, while it is in the store. */
+  #budget: PlantBudget | undefined
 
-  /**
-   * A value derived from the plants, computed once and kept until the next
-   * add or delete (at most {@link maxDerived} are kept).
-   *
-   * @example
-   * plants.derive('list:10', () => JSON.stringify(plants.list(10)))
-   */
-  derive<T>(key: string, compute: () => T): T {
-    if (this.#derived.has(key)) return this.#derived.get(key) as T
-    const value = compute()
-    if (this.#derived.size >= maxDerived) this.#derived.clear()
-    this.#derived.set(key, value)
-    return value
+  /** What its plants cost in memory, in bytes ({@link plantCost}). */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** Charges its plants to a store's budget from now on (the store does, when the tenant joins it). */
+  attach(budget: PlantBudget): void {
+    this.detach()
+    this.#budget = budget
+    budget.charge(this.#bytes)
+  }
+
+  /** Gives its plants' bytes back to the budget it was charged to (the tenant left the store). */
+  detach(): void {
+    this.#budget?.charge(-this.#bytes)
+    this.#budget = undefined
+  }
+
+  /** Throws `sandbox_full` (507) when one more plant does not fit the budget this tenant is charged to (if any). */
+  checkRoom(plant: StoredPlant): void {
+    const budget = this.#budget
+    if (budget && !budget.fits(plantCost(plant))) throw budget.refusal('this plant')
+  }
+
+  /** Its list as JSON bytes: made on the first call, then kept up to date by every add and delete. */
+  encoded(): EncodedList {
+    this.#encoded ??= new EncodedList(this.#plants.values())
+    return this.#encoded
   }
 
   /** How many plants it holds. */
@@ -90,7 +112,8 @@ export class TenantPlants {
   add(plant: StoredPlant): StoredPlant {
     const stored = Object.freeze({ ...plant })
     this.#plants.set(stored.id, stored)
-    this.#derived.clear()
+    this.#count(plantCost(stored))
+    this.#encoded?.append(stored)
     return stored
   }
 
@@ -99,8 +122,14 @@ export class TenantPlants {
     const plant = this.#plants.get(id)
     if (plant === undefined) return undefined
     this.#plants.delete(id)
-    this.#derived.clear()
+    this.#count(-plantCost(plant))
+    this.#encoded?.delete(id)
     return plant
+  }
+
+  #count(bytes: number): void {
+    this.#bytes += bytes
+    this.#budget?.charge(bytes)
   }
 }
 
@@ -118,116 +147,163 @@ export function utf8Length(text: string): number {
   return printableAscii.test(text) ? text.length : encoder.encode(text).byteLength
 }
 
-const openingBracket = 0x5b
+/** A page of an {@link EncodedList} holds values up to this many bytes (a value larger than that alone). */
+const pageBytes = 64 * 1024
+/** A page starts this small and doubles as values are appended, up to {@link pageBytes}. */
+const firstPageBytes = 256
+const comma = 0x2c
+const openingBracket = new Uint8Array([0x5b])
 const closingBracket = new Uint8Array([0x5d])
+const separator = new Uint8Array([comma])
 
-/** `bytes` with its first `keep` bytes, and room for at least `size`, doubling. */
-function grownBytes(bytes: Uint8Array<ArrayBuffer>, keep: number, size: number): Uint8Array<ArrayBuffer> {
-  if (size <= bytes.length) return bytes
-  const larger = new Uint8Array(Math.max(size, bytes.length * 2))
-  larger.set(bytes.subarray(0, keep))
-  return larger
+/**
+ * Consecutive values of an {@link EncodedList}: their JSON in UTF-8, joined
+ * by `,`. The bytes below `length` never change once written (a view of them
+ * may be on its way to a client): an append writes past `length`, a delete
+ * or a merge writes a new page.
+ */
+interface Page {
+  bytes: Uint8Array<ArrayBuffer>
+  length: number
+  /** The ids of its values, in order. */
+  readonly ids: number[]
+  /** Where each value ends in `bytes`. */
+  readonly ends: number[]
 }
 
-/** A copy of `array` with room for at least `size` entries, doubling. */
-function grown(array: Uint32Array<ArrayBuffer>, size: number): Uint32Array<ArrayBuffer> {
-  if (size <= array.length) return array
-  const larger = new Uint32Array(Math.max(size, array.length * 2))
-  larger.set(array)
-  return larger
+function newPage(capacity: number): Page {
+  return { bytes: new Uint8Array(capacity), length: 0, ids: [], ends: [] }
 }
 
 /**
- * A list of JSON values serialized as one JSON array, read from its source
- * only as far as asked and kept once: every shorter list is a prefix of the
- * text it keeps (plus `]`), and its UTF-8 length a lookup. So however many
- * distinct `limit`s clients ask for, a tenant keeps at most one serialized
- * list, never longer than its whole list, and a `HEAD` never encodes
- * anything. Made anew after every write (see {@link TenantPlants.derive}).
+ * A tenant's plants as the list's JSON (`[{"name":…},…]`), kept in UTF-8
+ * pages of up to 64 KiB and kept up to date by each add and delete: an add
+ * appends to the last page, a delete writes one page anew (and merges it with
+ * the next when both are small). So a write costs at most a page, never the
+ * whole list, and any list (its first `limit` plants) is a few views of the
+ * pages: a transport writes them as they are, and answers still being sent
+ * share the pages that did not change since. `HEAD` reads the length
+ * without building anything.
  *
  * @example
- * const list = new SerializedList(plants.count(), (skip, take) => plants.findMany(undefined, { skip, take }).map(toPlant))
- * list.text(2) // '[{"name":"Fern"},{"name":"Ivy"}]'
+ * const list = new EncodedList(plants.all())
  * list.byteLength(2) // 32
+ * new TextDecoder().decode(Buffer.concat(list.chunks(2))) // '[{"name":"Fern"},{"name":"Ivy"}]'
  */
-export class SerializedList {
-  /** How many values the whole list has. */
-  readonly count: number
-  readonly #read: (skip: number, take: number) => readonly unknown[]
-  /** `[` and the values serialized so far, joined by `,`. */
-  #text = '['
-  /** `#ends[n]`: where the first `n` values end in `#text`, in characters (UTF-16 units). */
-  #ends = new Uint32Array(8)
-  /** `#byteEnds[n]`: the same in UTF-8 bytes. */
-  #byteEnds = new Uint32Array(8)
-  #serialized = 0
-  /** `#text` encoded as far as {@link chunks} was asked (`#encoded` values), with room to grow by doubling. */
-  #bytes: Uint8Array<ArrayBuffer> = new Uint8Array([openingBracket])
-  #encoded = 0
+export class EncodedList {
+  readonly #pages: Page[] = []
+  #count = 0
 
-  constructor(count: number, read: (skip: number, take: number) => readonly unknown[]) {
-    this.count = count
-    this.#read = read
-    this.#ends[0] = 1
-    this.#byteEnds[0] = 1
+  constructor(plants: Iterable<StoredPlant> = []) {
+    for (const plant of plants) this.append(plant)
   }
 
-  /** How many values are serialized so far (at most {@link count}). */
-  get serialized(): number {
-    return this.#serialized
+  /** How many values it holds. */
+  get count(): number {
+    return this.#count
   }
 
-  /** The JSON text of the first `limit` values (all when `undefined`). */
-  text(limit?: number): string {
-    const n = this.#serialize(limit)
-    return this.#text.slice(0, this.#ends[n]) + ']'
+  /** Appends a plant's value. */
+  append(plant: StoredPlant): void {
+    const json = JSON.stringify(toPlant(plant))
+    // What the value may take in UTF-8 (3 bytes per UTF-16 unit at most), and its comma.
+    const room = json.length * 3 + 1
+    let page = this.#pages.at(-1)
+    if (page === undefined || (page.length > 0 && page.length + room > pageBytes)) {
+      page = newPage(Math.max(firstPageBytes, room))
+      this.#pages.push(page)
+    } else if (page.length + room > page.bytes.length) {
+      // Grown by copying into new bytes: the old ones may be on their way to a client.
+      const grown = new Uint8Array(Math.max(page.length + room, Math.min(page.bytes.length * 2, pageBytes)))
+      grown.set(page.bytes.subarray(0, page.length))
+      page.bytes = grown
+    }
+    if (page.ids.length > 0) page.bytes[page.length++] = comma
+    page.length += encoder.encodeInto(json, page.bytes.subarray(page.length)).written
+    page.ids.push(plant.id)
+    page.ends.push(page.length)
+    this.#count++
   }
 
-  /** The UTF-8 length of {@link text}, without encoding it. */
-  byteLength(limit?: number): number {
-    return this.#byteEnds[this.#serialize(limit)]! + 1
+  /** Deletes the value of the plant with this id (if it holds one). */
+  delete(id: number): void {
+    const pages = this.#pages
+    for (let p = 0; p < pages.length; p++) {
+      const page = pages[p]!
+      const k = page.ids.indexOf(id)
+      if (k === -1) continue
+      this.#count--
+      if (page.ids.length === 1) {
+        pages.splice(p, 1)
+        return
+      }
+      // The value with the comma before it (after it, for the first value).
+      const from = k === 0 ? 0 : page.ends[k - 1]!
+      const to = k === 0 ? page.ends[0]! + 1 : page.ends[k]!
+      const removed = to - from
+      const last = p === pages.length - 1
+      const bytes = new Uint8Array(last ? page.bytes.length : page.length - removed)
+      bytes.set(page.bytes.subarray(0, from))
+      bytes.set(page.bytes.subarray(to, page.length), from)
+      page.ids.splice(k, 1)
+      page.ends.splice(k, 1)
+      for (let i = k; i < page.ends.length; i++) page.ends[i]! -= removed
+      page.bytes = bytes
+      page.length -= removed
+      this.#merge(p)
+      if (p > 0) this.#merge(p - 1)
+      return
+    }
+  }
+
+  /** Merges page `p` with the next one when both fit in a quarter page: deletes leave no trail of tiny pages. */
+  #merge(p: number): void {
+    const page = this.#pages[p]!
+    const next = this.#pages[p + 1]
+    if (next === undefined || page.length + 1 + next.length > pageBytes / 4) return
+    const merged = newPage(
+      p + 1 === this.#pages.length - 1 ? next.bytes.length + page.length + 1 : page.length + 1 + next.length,
+    )
+    merged.bytes.set(page.bytes.subarray(0, page.length))
+    merged.bytes[page.length] = comma
+    merged.bytes.set(next.bytes.subarray(0, next.length), page.length + 1)
+    merged.length = page.length + 1 + next.length
+    merged.ids.push(...page.ids, ...next.ids)
+    merged.ends.push(...page.ends, ...next.ends.map((end) => end + page.length + 1))
+    this.#pages.splice(p, 2, merged)
   }
 
   /**
-   * {@link text} as UTF-8 bytes in two chunks, views of the bytes this list
-   * keeps (encoded once, however many answers send them): a transport writes
-   * them as they are instead of encoding a large text per answer. Never keep
-   * them beyond the answer: they hold the whole list's bytes.
+   * The JSON of the first `limit` values (all when `undefined`) as UTF-8
+   * chunks, views of the pages: write them as they are, and never keep them
+   * beyond the answer.
    */
-  chunks(limit?: number): readonly Uint8Array[] {
-    const n = this.#serialize(limit)
-    if (n > this.#encoded) {
-      // `[` and the values encoded before stay; the values serialized since are appended.
-      const from = this.#byteEnds[this.#encoded]!
-      const added = encoder.encode(this.#text.slice(this.#ends[this.#encoded], this.#ends[this.#serialized]))
-      this.#bytes = grownBytes(this.#bytes, from, from + added.length)
-      this.#bytes.set(added, from)
-      this.#encoded = this.#serialized
+  chunks(limit?: number): Uint8Array[] {
+    let left = Math.min(limit ?? this.#count, this.#count)
+    const chunks: Uint8Array[] = [openingBracket]
+    for (const page of this.#pages) {
+      if (left === 0) break
+      if (chunks.length > 1) chunks.push(separator)
+      const taken = Math.min(left, page.ids.length)
+      chunks.push(page.bytes.subarray(0, page.ends[taken - 1]))
+      left -= taken
     }
-    return [this.#bytes.subarray(0, this.#byteEnds[n]), closingBracket]
+    chunks.push(closingBracket)
+    return chunks
   }
 
-  /** Serializes at least the first `limit` values (doubling, so rising limits cost the whole list once); answers how many the answer holds. */
-  #serialize(limit: number | undefined): number {
-    const n = Math.min(limit ?? this.count, this.count)
-    if (n <= this.#serialized) return n
-    const upTo = Math.min(this.count, Math.max(n, this.#serialized * 2))
-    const values = this.#read(this.#serialized, upTo - this.#serialized)
-    this.#ends = grown(this.#ends, upTo + 1)
-    this.#byteEnds = grown(this.#byteEnds, upTo + 1)
-    const parts: string[] = []
-    let at = this.#serialized
-    for (const value of values) {
-      const part = JSON.stringify(value)
-      const comma = at === 0 ? 0 : 1
-      parts.push(part)
-      this.#ends[at + 1] = this.#ends[at]! + comma + part.length
-      this.#byteEnds[at + 1] = this.#byteEnds[at]! + comma + utf8Length(part)
-      at++
+  /** The UTF-8 length of the first `limit` values' JSON, without building it. */
+  byteLength(limit?: number): number {
+    let left = Math.min(limit ?? this.#count, this.#count)
+    let length = 2
+    for (const page of this.#pages) {
+      if (left === 0) break
+      if (length > 2) length++
+      const taken = Math.min(left, page.ids.length)
+      length += page.ends[taken - 1]!
+      left -= taken
     }
-    this.#text += (this.#serialized === 0 ? '' : ',') + parts.join(',')
-    this.#serialized = at
-    return Math.min(n, at)
+    return length
   }
 }
 

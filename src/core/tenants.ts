@@ -1,4 +1,5 @@
 import { PlantStoreError } from './errors.ts'
+import { PlantBudget } from './plant-budget.ts'
 import {
   type CheckedTenantSpec,
   type StoredPlant,
@@ -101,6 +102,13 @@ export class Tenants {
   readonly #provisioned = new Map<string, number>()
   /** Provisioned tenants with a time-to-live: when each expires (epoch ms). */
   readonly #expiring = new Map<string, number>()
+  /** What the tenants' plants take in memory together, and may take (see `PlantBudget`). */
+  readonly budget: PlantBudget
+
+  /** `maxPlantBytes`: what the tenants' plants may take in memory together (default: no budget). */
+  constructor(maxPlantBytes?: number) {
+    this.budget = new PlantBudget(maxPlantBytes)
+  }
 
   /** The tenant with this id, if any. */
   find(tenantId: string): Tenant | undefined {
@@ -121,6 +129,8 @@ export class Tenants {
 
   /** Puts a tenant in the place of the one with its id; its tokens stay as they were issued. */
   replace(tenant: Tenant): void {
+    this.#tenants.get(tenant.id)?.plants.detach()
+    tenant.plants.attach(this.budget)
     this.#tenants.set(tenant.id, tenant)
   }
 
@@ -133,6 +143,7 @@ export class Tenants {
     if (this.#tenants.has(tenant.id)) throw new Error(`Tenant "${tenant.id}" already exists`)
     const lastExpiry = this.#tokens.issue(tenant.id, tenant.users)
     this.#tenants.set(tenant.id, tenant)
+    tenant.plants.attach(this.budget)
     if (!provisioned) return
     this.#provisioned.set(tenant.id, now)
     // A provisioned tenant whose every token expires is removed by `removeExpired` once the last one has.
@@ -147,6 +158,7 @@ export class Tenants {
     this.#provisioned.delete(tenantId)
     this.#expiring.delete(tenantId)
     this.#tokens.revoke(tenant.users)
+    tenant.plants.detach()
     return tenant
   }
 

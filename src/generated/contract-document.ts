@@ -355,7 +355,7 @@ export const contractDocument = {
         }
       },
       "QuotaExceeded": {
-        "description": "The caller's tenant already holds its quota of plants (10,000 by default); nothing stored is lost.",
+        "description": "The caller's tenant already holds its quota of plants (10,000 by\ndefault), or the sandbox's plants, all tenants together, are at the\nmemory they may take (`--plant-bytes-total`); nothing stored is lost.\n",
         "x-plant-store-decision": true,
         "x-default-quota": 10000,
         "content": {

@@ -156,7 +156,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's tenant already holds its quota of plants (10,000 by default); nothing stored is lost. */
+        /**
+         * @description The caller's tenant already holds its quota of plants (10,000 by
+         *     default), or the sandbox's plants, all tenants together, are at the
+         *     memory they may take (`--plant-bytes-total`); nothing stored is lost.
+         */
         QuotaExceeded: {
             headers: {
                 [name: string]: unknown;

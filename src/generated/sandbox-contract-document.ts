@@ -101,6 +101,9 @@ export const sandboxContractDocument = {
           },
           "503": {
             "$ref": "#/components/responses/TenantsUnavailable"
+          },
+          "507": {
+            "$ref": "#/components/responses/SandboxFull"
           }
         }
       }
@@ -1450,6 +1453,16 @@ export const sandboxContractDocument = {
             "$ref": "#/components/headers/RetryAfter"
           }
         },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "SandboxFull": {
+        "description": "The new tenant's plants do not fit the memory all tenants' plants may\ntake together (`--plant-bytes-total`, counted from their strings);\nnothing changed. Delete tenants or plants first.\n",
         "content": {
           "application/json": {
             "schema": {

@@ -673,6 +673,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The new tenant's plants do not fit the memory all tenants' plants may
+         *     take together (`--plant-bytes-total`, counted from their strings);
+         *     nothing changed. Delete tenants or plants first.
+         */
+        SandboxFull: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -749,6 +762,7 @@ export interface operations {
                 };
             };
             503: components["responses"]["TenantsUnavailable"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     deleteTenant: {

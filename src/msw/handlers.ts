@@ -117,15 +117,28 @@ function toCoreRequest(request: Request, segments: number): CoreRequest {
  * The fetch answer of a core answer, with the sandbox's CORS headers when
  * `cors`; a transport fault becomes msw's network error, or a body that fails midway.
  */
-function toHttpResponse({ status, headers, body, fault }: CoreResponse, cors: boolean): Response {
+function toHttpResponse(response: CoreResponse, cors: boolean): Response {
+  const { status, headers, chunks, fault } = response
   if (fault === 'reset' || fault === 'empty') return HttpResponse.error()
   const all = cors ? { ...headers, ...answerCorsHeaders } : headers
   if (fault === 'truncated') {
-    const bytes = new TextEncoder().encode(body ?? '')
+    const bytes = new TextEncoder().encode(response.body ?? '')
     const promised = { ...all, 'content-length': String(bytes.byteLength) }
     return new HttpResponse(truncatedStream(bytes), { status, headers: promised })
   }
-  return new HttpResponse(body, { status, headers: all })
+  // A list's bytes as the core keeps them: never decoded to a text only to be encoded again.
+  return new HttpResponse(chunks ? concatenated(chunks) : response.body, { status, headers: all })
+}
+
+/** The chunks in one array. */
+function concatenated(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.byteLength, 0))
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return bytes
 }
 
 /**

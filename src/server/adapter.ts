@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
+import type { UnsentBytes } from './unsent-bytes.ts'
 
 /**
  * Translates a Node/Express request into a {@link CoreRequest}: the method,
@@ -121,37 +122,55 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
   })
 }
 
+/** Answers of bytes up to this long are copied into one buffer and written at once. */
+const oneWriteBytes = 16_384
+
 /**
  * Writes a {@link CoreResponse} to a Node/Express response: status, headers
  * and the JSON text, with nothing added but `Content-Length`. When the body
  * was refused unread (413) the connection is closed rather than drained.
+ * With an `unsent` budget, a long answer is written only if it admits it
+ * (else its connection was closed).
  *
  * @example
  * sendCoreResponse(req, res, renderError(new PlantStoreError('not_found', 'No such page.')))
  */
-export function sendCoreResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
+export function sendCoreResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: CoreResponse,
+  unsent?: UnsentBytes,
+): void {
   if (res.headersSent) return
   if (response.fault) {
     failTransport(res, response)
     return
   }
-  const { status, headers, body } = response
+  const { status, headers } = response
   for (const name in headers) res.setHeader(name, headers[name] as string)
   if (refused.has(req)) res.setHeader('connection', 'close')
   res.statusCode = status
-  if (body === null) res.end()
-  else if (response.chunks) {
-    // Bytes the core keeps (a long list): written as they are, never encoded anew.
+  if (response.chunks) {
+    // Bytes the core keeps (a long list): written as they are, never encoded (nor decoded) anew.
     const { chunks } = response
     let length = 0
     for (const chunk of chunks) length += chunk.byteLength
+    if (unsent && !unsent.admit(res, length)) return
     res.setHeader('content-length', length)
-    res.cork()
-    for (const chunk of chunks) res.write(chunk)
-    res.uncork()
-    res.end()
-  } else {
-    res.setHeader('content-length', Buffer.byteLength(body))
+    // A short answer in one piece (copying it costs less than a write per chunk).
+    if (length <= oneWriteBytes) res.end(Buffer.concat(chunks, length))
+    else {
+      res.cork()
+      for (const chunk of chunks) res.write(chunk)
+      res.uncork()
+      res.end()
+    }
+  } else if (response.body === null) res.end()
+  else {
+    const { body } = response
+    const length = Buffer.byteLength(body)
+    if (unsent && !unsent.admit(res, length)) return
+    res.setHeader('content-length', length)
     res.end(body)
   }
 }
@@ -179,9 +198,9 @@ function failTransport(res: ServerResponse, { status, headers, body, fault }: Co
  * @example
  * app.use(toMiddleware(createCore(store)))
  */
-export function toMiddleware(handle: PlantStoreHandler) {
+export function toMiddleware(handle: PlantStoreHandler, unsent?: UnsentBytes) {
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void =>
-    answer(handle, req, res, next)
+    answer(handle, req, res, next, unsent)
 }
 
 /**
@@ -191,13 +210,25 @@ export function toMiddleware(handle: PlantStoreHandler) {
  * @example
  * createServer(toListener(createCore(store))).listen(4010)
  */
-export function toListener(handle: PlantStoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function toListener(
+  handle: PlantStoreHandler,
+  unsent?: UnsentBytes,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) =>
-    answer(handle, req, res, (error) => {
-      ;(req as { log?: { error(details: object, message: string): void } }).log?.error({ err: error }, 'request failed')
-      if (res.headersSent) res.destroy()
-      else sendCoreResponse(req, res, renderError(error))
-    })
+    answer(
+      handle,
+      req,
+      res,
+      (error) => {
+        ;(req as { log?: { error(details: object, message: string): void } }).log?.error(
+          { err: error },
+          'request failed',
+        )
+        if (res.headersSent) res.destroy()
+        else sendCoreResponse(req, res, renderError(error))
+      },
+      unsent,
+    )
 }
 
 /**
@@ -205,11 +236,17 @@ export function toListener(handle: PlantStoreHandler): (req: IncomingMessage, re
  * what the handler threw. A request pipelined behind one whose answer is
  * still being made waits for it; behind a refused body it never runs.
  */
-function answer(handle: PlantStoreHandler, req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void) {
+function answer(
+  handle: PlantStoreHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  fail: (error: unknown) => void,
+  unsent: UnsentBytes | undefined,
+) {
   const earlier = pending.get(req.socket)
-  if (!earlier) answerNow(handle, req, res, fail)
+  if (!earlier) answerNow(handle, req, res, fail, unsent)
   else {
-    const run = () => answerNow(handle, req, res, fail)
+    const run = () => answerNow(handle, req, res, fail, unsent)
     track(req.socket, earlier.then(run, run))
   }
 }
@@ -219,6 +256,7 @@ function answerNow(
   req: IncomingMessage,
   res: ServerResponse,
   fail: (error: unknown) => void,
+  unsent: UnsentBytes | undefined,
 ): Promise<void> | undefined {
   // The connection closes after an earlier refused body: left unanswered, this goes with it.
   if (closing.has(req.socket)) return undefined
@@ -230,10 +268,10 @@ function answerNow(
     return undefined
   }
   if (!(response instanceof Promise)) {
-    sendCoreResponse(req, res, response)
+    sendCoreResponse(req, res, response, unsent)
     return undefined
   }
-  const answered = response.then((made) => sendCoreResponse(req, res, made)).catch(fail)
+  const answered = response.then((made) => sendCoreResponse(req, res, made, unsent)).catch(fail)
   track(req.socket, answered)
   return answered
 }

@@ -5,7 +5,14 @@ import type { PlantStoreHandler } from '../core/app.ts'
 import { signIn } from '../core/auth.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
 import { challenge, echoed, PlantStoreError, renderError } from '../core/errors.ts'
-import { type CoreRequest, type CoreResponse, jsonResponse, noContent, readBodyWithinLimit } from '../core/http.ts'
+import {
+  type CoreRequest,
+  type CoreResponse,
+  jsonHeaders,
+  jsonResponse,
+  noContent,
+  readBodyWithinLimit,
+} from '../core/http.ts'
 import { keyedQueue } from '../core/keyed-queue.ts'
 import { randomSeed } from '../core/random.ts'
 import { ContractRouter, type HeadOperationId, headOf } from '../core/router.ts'
@@ -266,8 +273,11 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       options.onReset?.(tenantId)
       return noContent
     },
-    listRequests: ({ request, tenantId }) =>
-      jsonResponse(200, { tenant: tenantId, ...journal.query(tenantId, parseJournalQuery(request.query)) }),
+    listRequests: ({ request, tenantId }) => ({
+      status: 200,
+      headers: jsonHeaders,
+      body: journal.queryText(tenantId, parseJournalQuery(request.query)),
+    }),
     clearRequests({ tenantId }) {
       journal.forget(tenantId)
       options.coverage?.forget(tenantId)

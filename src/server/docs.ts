@@ -35,23 +35,56 @@ export async function openapiDocument(): Promise<{ yaml: string; json: string }>
 }
 
 /**
+ * Remembers up to `max` values by key, made once each: what a document is
+ * served as for each address a sandbox is reached at (a `Host` and a mount
+ * point). A client can send any `Host`, so beyond `max` the oldest is
+ * forgotten (and made again if asked).
+ */
+function servedCache<T>(max: number): (key: string, make: () => T) => T {
+  const kept = new Map<string, T>()
+  return (key, make) => {
+    let value = kept.get(key)
+    if (value === undefined) {
+      value = make()
+      if (kept.size >= max) kept.delete(kept.keys().next().value as string)
+      kept.set(key, value)
+    }
+    return value
+  }
+}
+
+/** The addresses a served document is kept for, at most. */
+const servedAddresses = 16
+
+/** The `servers` entry of a document served to this request: the origin and `base` it came in on. */
+function thisSandbox(req: Request, base: string): { url: string; description: string } {
+  const host = req.get('host')
+  return {
+    url: host === undefined ? base || '/' : `${req.protocol}://${host}${base}`,
+    description: 'This sandbox: where this document was served from.',
+  }
+}
+
+/** The contract as served at a `servers` URL, as YAML and as JSON text: made once per address. */
+const servedContract = servedCache<Promise<{ yaml: string; json: string }>>(servedAddresses)
+
+/**
  * The contract as this sandbox serves it: `servers` names the origin and
  * mount point the request came in on (`http://localhost:8080/plant-store`),
  * so Swagger UI's "Try it out" calls this very sandbox, same-origin, wherever
- * it runs. Without a `Host` header the server is the mount path alone.
+ * it runs. Without a `Host` header the server is the mount path alone. Made
+ * once per address and kept (the contract never changes while it runs).
  *
  * @example
- * JSON.stringify((await servedDocument(req)).toJS()) // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
+ * (await servedDocument(req)).json // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
  */
-async function servedDocument(req: Request): Promise<Document> {
-  const host = req.get('host')
-  const server = {
-    url: host === undefined ? req.baseUrl || '/' : `${req.protocol}://${host}${req.baseUrl}`,
-    description: 'This sandbox: where this document was served from.',
-  }
-  const served = (await shippedContract()).document.clone()
-  served.set('servers', served.createNode([server]))
-  return served
+function servedDocument(req: Request): Promise<{ yaml: string; json: string }> {
+  const server = thisSandbox(req, req.baseUrl)
+  return servedContract(server.url, async () => {
+    const served = (await shippedContract()).document.clone()
+    served.set('servers', served.createNode([server]))
+    return { yaml: served.toString({ lineWidth: 0 }), json: JSON.stringify(served.toJS()) }
+  })
 }
 
 /**
@@ -86,14 +119,15 @@ export const sandboxContractMiddleware: RequestHandler = (req, res, next) => {
     return
   }
   if (answeredUndeclared(req.method === 'HEAD' ? 'headSandboxContract' : 'sandboxContract', req, res)) return
-  const host = req.get('host')
   const base = req.baseUrl.endsWith(sandboxMount) ? req.baseUrl.slice(0, -sandboxMount.length) : req.baseUrl
-  const server = {
-    url: host === undefined ? base || '/' : `${req.protocol}://${host}${base}`,
-    description: 'This sandbox: where this document was served from.',
-  }
-  res.type('application/json').send(JSON.stringify({ ...sandboxContractDocument, servers: [server] }))
+  const server = thisSandbox(req, base)
+  res
+    .type('application/json')
+    .send(servedSandboxContract(server.url, () => JSON.stringify({ ...sandboxContractDocument, servers: [server] })))
 }
+
+/** The sandbox control API's contract as served at a `servers` URL: made once per address. */
+const servedSandboxContract = servedCache<string>(servedAddresses)
 
 /** Points Swagger UI at both contracts, relative to `/docs/` so that it works below any mount point. */
 const initializer = `window.onload = function () {
@@ -159,10 +193,10 @@ export function docsRouter(): Router {
     res.type('html').send(home)
   })
   router.get('/openapi.yaml', async (req, res) => {
-    res.type('application/yaml; charset=utf-8').send((await servedDocument(req)).toString({ lineWidth: 0 }))
+    res.type('application/yaml; charset=utf-8').send((await servedDocument(req)).yaml)
   })
   router.get('/openapi.json', async (req, res) => {
-    res.type('application/json').send(JSON.stringify((await servedDocument(req)).toJS()))
+    res.type('application/json').send((await servedDocument(req)).json)
   })
   router.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('text/javascript').send(initializer)

@@ -36,6 +36,43 @@ describe('RequestJournal', () => {
     expect(entry?.response.body).toBe('0123…')
   })
 
+  test('keeps a long list cut from its first bytes, never reading its whole body (decoded from the list when read)', () => {
+    const journal = new RequestJournal({ maxBodyChars: 8 })
+    const chunks = [new TextEncoder().encode('[{"name":"Fern"}'), new TextEncoder().encode(',{"name":"Ivy"}]')]
+    const response = {
+      status: 200,
+      headers: {},
+      chunks,
+      get body(): string {
+        throw new Error('the whole body was read')
+      },
+    }
+    journal.record('t', request({}), response)
+    expect(journal.entries('t')[0]?.response).toEqual({ status: 200, headers: {}, body: '[{"name"…' })
+  })
+
+  test('answers a query as JSON.stringify would, as entries come, are dropped and forgotten', () => {
+    const journal = new RequestJournal({ capacity: 5 })
+    const expected = (tenantId: string, filter = {}) =>
+      JSON.stringify({ tenant: tenantId, ...journal.query(tenantId, filter) })
+    const filters = [{}, { method: 'POST' }, { status: { class: 2 } }, { limit: 2 }, { method: 'GET' }]
+    for (let i = 0; i < 12; i++) {
+      const answer =
+        i % 3 === 0 ? { status: 500, headers: {}, body: null } : { status: 200, headers: {}, body: `"${i}\u00e9 🌿"` }
+      journal.record(
+        i % 2 ? 'a' : 'b',
+        request({ 'content-type': 'application/json' }),
+        answer,
+        new Uint8Array([0x7b, 0x7d]),
+      )
+      for (const tenantId of ['a', 'b', 'none']) {
+        for (const filter of filters) expect(journal.queryText(tenantId, filter)).toBe(expected(tenantId, filter))
+      }
+    }
+    journal.forget('a')
+    expect(journal.queryText('a')).toBe(expected('a'))
+  })
+
   test('keeps the last entries of a tenant, oldest first, and counts those it dropped', () => {
     const journal = new RequestJournal({ capacity: 3 })
     for (const status of [201, 202, 203, 204, 205])

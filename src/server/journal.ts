@@ -70,6 +70,13 @@ export const journalDefaults = {
    * objects (measured: ~360 bytes of V8 heap per entry without bodies).
    */
   entryOverheadBytes: 512,
+  /**
+   * Characters of entries' JSON kept for journal queries in all tenants (the
+   * most recently answered), so that a query asked again serializes only the
+   * entries recorded since: at most 8 MB, the journals of 7 tenants of 50
+   * entries with cut bodies (~567 KB each).
+   */
+  renderedChars: 4 << 20,
 } as const
 
 /** The request headers a journal keeps. */
@@ -88,6 +95,8 @@ interface TenantEntries {
   bytes: number
   /** How many entries were dropped to stay within the bounds. */
   dropped: number
+  /** Changes with every entry kept or dropped: a query's answer is kept for a version. */
+  version: number
 }
 
 /** A tenant's kept entries, oldest first. */
@@ -130,6 +139,24 @@ function sizeOf({ request, response }: JournalEntry): number {
   if (request.body !== null) chars += request.body.length
   if (response.body !== null) chars += response.body.length
   return journalDefaults.entryOverheadBytes + 2 * chars
+}
+
+/** The first `bytes` bytes of the chunks (all of them when shorter), in one array. */
+function prefixOf(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
+  const prefix = new Uint8Array(
+    Math.min(
+      bytes,
+      chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
+    ),
+  )
+  let at = 0
+  for (const chunk of chunks) {
+    if (at === prefix.length) break
+    const part = chunk.subarray(0, prefix.length - at)
+    prefix.set(part, at)
+    at += part.length
+  }
+  return prefix
 }
 
 /** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
@@ -176,6 +203,11 @@ export class RequestJournal {
   #totalBytes = 0
   /** Numbers the ids of requests that came without one. */
   #sequence = 0
+  /** Entries' JSON and whole answers as journal queries made them, least recently used first (see {@link queryText}). */
+  readonly #renderedTexts = new Map<JournalEntry | string, string>()
+  #renderedChars = 0
+  /** Numbers the versions of tenants' kept entries. */
+  #versions = 0
 
   constructor(options: RequestJournalOptions = {}) {
     this.capacity = Math.max(1, options.capacity ?? journalDefaults.capacity)
@@ -218,10 +250,11 @@ export class RequestJournal {
     }
     let kept = this.#tenants.get(tenantId)
     if (!kept) {
-      kept = { entries: [], sizes: [], head: 0, bytes: 0, dropped: 0 }
+      kept = { entries: [], sizes: [], head: 0, bytes: 0, dropped: 0, version: 0 }
       this.#tenants.set(tenantId, kept)
     }
     const bytes = sizeOf(entry)
+    kept.version = ++this.#versions
     kept.entries.push(entry)
     kept.sizes.push(bytes)
     kept.bytes += bytes
@@ -264,6 +297,50 @@ export class RequestJournal {
     return { count: matching.length, dropped: kept?.dropped ?? 0, requests }
   }
 
+  /**
+   * What `GET /__sandbox/requests` answers, as JSON text: `{ tenant, count,
+   * dropped, requests }` exactly as `JSON.stringify` writes it, with each
+   * entry's JSON made once and kept (entries never change), and the answer
+   * kept until the tenant's entries change: a query asked again costs a
+   * lookup, or joining texts, never serializing every entry again.
+   *
+   * @example
+   * journal.queryText('acme', { method: 'DELETE' }) // '{"tenant":"acme","count":1,"dropped":0,"requests":[…]}'
+   */
+  queryText(tenantId: string, filter: JournalFilter = {}): string {
+    const kept = this.#tenants.get(tenantId)
+    // The same query of an unchanged journal is the same text: kept with the entries' texts, under the same budget.
+    const key = kept && `${tenantId}\n${kept.version}\n${JSON.stringify(filter)}`
+    const answered = key === undefined ? undefined : this.#rendered(key)
+    if (answered !== undefined) return answered
+    const { count, dropped, requests } = this.query(tenantId, filter)
+    const texts = requests.map((entry) => this.#rendered(entry) ?? this.#keep(entry, JSON.stringify(entry)))
+    const text = `{"tenant":${JSON.stringify(tenantId)},"count":${count},"dropped":${dropped},"requests":[${texts.join(',')}]}`
+    return key === undefined ? text : this.#keep(key, text)
+  }
+
+  /** A kept text (an entry's JSON, or a query's answer), now the most recently used; `undefined` when none is kept. */
+  #rendered(key: JournalEntry | string): string | undefined {
+    const text = this.#renderedTexts.get(key)
+    if (text === undefined) return undefined
+    this.#renderedTexts.delete(key)
+    this.#renderedTexts.set(key, text)
+    return text
+  }
+
+  /** Keeps a text, forgetting the least recently used ones beyond the budget; answers it. */
+  #keep(key: JournalEntry | string, text: string): string {
+    const rendered = this.#renderedTexts
+    rendered.set(key, text)
+    this.#renderedChars += text.length
+    for (const [oldest, kept] of rendered) {
+      if (this.#renderedChars <= journalDefaults.renderedChars) break
+      rendered.delete(oldest)
+      this.#renderedChars -= kept.length
+    }
+    return text
+  }
+
   /** Forgets a tenant's entries (on reset, on `DELETE /__sandbox/requests`, on removal). */
   forget(tenantId: string): void {
     const kept = this.#tenants.get(tenantId)
@@ -279,19 +356,20 @@ export class RequestJournal {
 
   /**
    * The answer as the journal keeps it: its body a copy, cut to
-   * `maxBodyChars`, that shares no memory with the answer's (a short list is
-   * a slice of the tenant's kept list, which it would keep alive); a long
-   * list's body decoded from a prefix of its bytes rather than cut from a text
-   * as large; never its `chunks`, views of the tenant's kept list.
+   * `maxBodyChars`, that shares no memory with the answer's; a long list's
+   * body decoded from its first bytes, never read whole (it is decoded from
+   * the tenant's kept list on first read); never its `chunks`, views of the
+   * tenant's kept list.
    */
   #answer(response: CoreResponse): CoreResponse {
-    const { chunks, ...answer } = response
-    const { body } = answer
-    if (body === null) return answer
+    // `body` is read only without `chunks`: with them it is decoded from the whole list when read.
+    const { status, headers, chunks, fault } = response
+    const answer = fault === undefined ? { status, headers } : { status, headers, fault }
+    if (chunks) return { ...answer, body: this.#bodyText(prefixOf(chunks, this.#maxBodyChars * 3 + 1)) }
+    const text = response.body
+    if (text === null) return { ...answer, body: null }
     const max = this.#maxBodyChars
-    if (body.length <= max) return { ...answer, body: copyOf(body) }
-    const first = chunks?.[0]
-    return { ...answer, body: first === undefined ? cutCopy(body, max) : this.#bodyText(first) }
+    return { ...answer, body: text.length <= max ? copyOf(text) : cutCopy(text, max) }
   }
 
   /**
@@ -313,6 +391,7 @@ export class RequestJournal {
     this.#totalBytes -= bytes
     kept.head++
     kept.dropped++
+    kept.version = ++this.#versions
     // Compacted once the dropped part is the larger half: amortised O(1) per entry.
     if (kept.head > 32 && kept.head * 2 > kept.entries.length) {
       kept.entries = kept.entries.slice(kept.head)

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { getHeapStatistics } from 'node:v8'
 import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
@@ -28,6 +29,7 @@ import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
 import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
+import { UnsentBytes } from './unsent-bytes.ts'
 import type { Webhook } from './webhook.ts'
 
 export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
@@ -41,6 +43,16 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   journalBytes?: number
   /** Bytes the journal keeps in all tenants (default 64 MiB). */
   journalBytesTotal?: number
+  /**
+   * Bytes every tenant's plants may take in memory together, as counted
+   * from their strings (default {@link defaultPlantBytesTotal}: a quarter of
+   * the V8 heap). A create or a provisioning beyond it is refused with 507.
+   */
+  plantBytesTotal?: number
+  /** Bytes of answers one connection may leave unread before it is closed (default 32 MiB; see `UnsentBytes`). */
+  unsentBytes?: number
+  /** Bytes of answers all connections may leave unread together; beyond it the oldest are cut (default 128 MiB). */
+  unsentBytesTotal?: number
   /** The tenants' fault rules behind `/__sandbox/faults`; by default new ones (50 rules per tenant). */
   faults?: FaultRules
   /** Live inspector streams a tenant may hold open at once (default 4). */
@@ -123,6 +135,8 @@ export interface SandboxParts {
   readonly admin: PlantStoreHandler
   /** The live inspector at `/__sandbox/`, before the admin API. */
   readonly inspector: Inspector
+  /** The budget of answers written and not yet taken by their clients, shared by the API and the admin API. */
+  readonly unsent: UnsentBytes
 }
 
 /**
@@ -142,9 +156,33 @@ function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: Serv
   }
 }
 
+/**
+ * The default of {@link PlantStoreRouterOptions.plantBytesTotal}: a quarter
+ * of the V8 heap's limit (1 GiB with Node's default heap of 4 GiB, 100 MiB
+ * under `--max-old-space-size=400`), which leaves the rest of the heap to the
+ * journal (64 MiB), answers being made and the garbage of a busy sandbox.
+ *
+ * @example
+ * defaultPlantBytesTotal() // 1124073472 with a 4,288 MB heap
+ */
+export function defaultPlantBytesTotal(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / 4)
+}
+
+/**
+ * The sandbox's store, seeded as the options say, with its budget of plant
+ * bytes ({@link defaultPlantBytesTotal} unless `plantBytesTotal` is given).
+ *
+ * @example
+ * const store = sandboxStore({ seed: 7, plantBytesTotal: 256 << 20 })
+ */
+export function sandboxStore(options: PlantStoreRouterOptions): PlantStore {
+  return createPlantStore({ ...options, plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal() })
+}
+
 /** Builds the store, journal, API chain and admin API that the router and the fast path share. */
 export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
-  const store = options.store ?? createPlantStore(options)
+  const store = options.store ?? sandboxStore(options)
   const journal =
     options.journal ??
     new RequestJournal({
@@ -206,7 +244,8 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     },
   })
 
-  return { api, admin: replica ? replica.guard(admin) : admin, inspector }
+  const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
+  return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent }
 }
 
 /** The methods of the contract's operations that need `plants:write`: the only ones a read-only world refuses. */
@@ -259,7 +298,7 @@ export function sandboxListener(
 ): RequestListener {
   const log = options.requestLog ? requestLog(options.requestLog) : undefined
   const corsMiddleware = simpleCors(corsOptions(options.corsOrigins))
-  const answer = toListener(parts.api)
+  const answer = toListener(parts.api, parts.unsent)
   const proceed = () => undefined
   let app: RequestListener | undefined
   let loading: Promise<RequestListener> | undefined

@@ -5,9 +5,8 @@ import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
 import { defaultMaxHeld } from '../core/held-requests.ts'
 import type { PlantStore } from '../core/store.ts'
-import { createPlantStore } from '../create-plant-store.ts'
 import { defaultMaxConnections } from './connections.ts'
-import { type CreateAppOptions, sandboxListener, sandboxParts } from './sandbox.ts'
+import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
 import { StateLog } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -96,7 +95,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         warn: (message) => (eventLog ? eventLog.warn({ stateFile }, message) : process.emitWarning(message)),
       })
     : undefined
-  const store = options.store ?? createPlantStore({ ...options, persist: replica?.persist, record: opened?.log.record })
+  const store = options.store ?? sandboxStore({ ...options, persist: replica?.persist, record: opened?.log.record })
   if (opened?.saved) {
     await store.restoreTenants(opened.saved)
     eventLog?.info({ stateFile, tenants: opened.saved.length }, 'state loaded')

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseDelay, parsePrefer } from './simulation.ts'
+import { parseDelay, parsePrefer, withSimulation } from './simulation.ts'
 
 describe('parsePrefer', () => {
   test('reads each preference of a Prefer header, names in lower case, quotes removed', () => {
@@ -23,5 +23,33 @@ describe('parseDelay', () => {
 
   test('refuses a reversed range, negatives, units and fractions', () => {
     for (const text of ['500-100', '-5', '200ms', '1.5', '', '1-2-3']) expect(parseDelay(text), text).toBeUndefined()
+  })
+})
+
+describe('Preference-Applied on an answer sent as bytes', () => {
+  test('adds the header without decoding the body', async () => {
+    const chunks = [new TextEncoder().encode('[]')]
+    let decoded = 0
+    const answer = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      chunks,
+      get body() {
+        decoded++
+        return '[]'
+      },
+    }
+    const handle = withSimulation(() => answer)
+    const simulated = await handle({
+      method: 'GET',
+      path: '/plants',
+      query: '',
+      header: (name) => (name === 'prefer' ? 'delay=0' : null),
+      readBody: async () => new Uint8Array(0),
+    })
+    expect(simulated.headers['preference-applied']).toBe('delay=0')
+    expect(simulated.chunks).toBe(chunks)
+    expect(decoded).toBe(0)
+    expect(simulated.body).toBe('[]')
   })
 })

@@ -1,7 +1,7 @@
 import { callerOf, matchRoute, type PlantStoreHandler } from '../core/app.ts'
 import { renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
-import type { CoreRequest, CoreResponse } from '../core/http.ts'
+import { type CoreRequest, type CoreResponse, withHeaders } from '../core/http.ts'
 import { madeUpStatus, preferredStatus } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
 import { maxDelayMs } from '../core/time.ts'
@@ -136,7 +136,7 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
       options.onSimulated?.(request, response)
     }
     if (applied.length === 0) return response
-    return { ...response, headers: { ...response.headers, 'preference-applied': applied.join(', ') } }
+    return withHeaders(response, { 'preference-applied': applied.join(', ') })
   }
   return (request) => {
     const prefer = request.header('prefer')

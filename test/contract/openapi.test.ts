@@ -85,7 +85,7 @@ describe('contracts/sandbox.openapi.yaml', () => {
       ]),
     )
     expect(statuses).toEqual({
-      'POST /__sandbox/tenants': '201 400 401 403 413 415 429 503',
+      'POST /__sandbox/tenants': '201 400 401 403 413 415 429 503 507',
       'DELETE /__sandbox/tenants/{id}': '204 400 401 403 404 503',
       'POST /__sandbox/reset': '204 400 401 403 503',
       'GET /__sandbox/requests': '200 400 401 403',

@@ -505,6 +505,16 @@ describe('the sandbox control API answers as its contract says', () => {
     }
   })
 
+  test("POST /__sandbox/tenants: 507 when the new tenant's plants do not fit the sandbox's plant bytes", async () => {
+    const small = await listen(createApp({ plantBytesTotal: 64 << 10 }))
+    try {
+      const answer = await call('POST', '/__sandbox/tenants', { base: small.base, body: { plants: 1000 } })
+      expect(answer.status).toBe(507)
+    } finally {
+      await small.close()
+    }
+  })
+
   test('the journal query takes exactly the query parameters the contract gives GET /__sandbox/requests', () => {
     expect([...journalQueryNames].sort()).toEqual([...sandboxContract.operations.listRequests.query].sort())
   })

@@ -106,7 +106,7 @@ for (const corsOrigins of ['*', ['http://app.example']] as const) {
   })
 }
 
-describe('the serialized list kept until the next write', () => {
+describe('the encoded list kept up to date by every write', () => {
   let sandbox: RunningSandbox
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0 })
