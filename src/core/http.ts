@@ -1,5 +1,6 @@
 import { contract } from '../generated/contract.ts'
 import { PlantStoreError } from './errors.ts'
+import { utf8 } from './utf8.ts'
 
 /**
  * The transport-neutral shape of a request, as an adapter (MSW or Express)
@@ -70,8 +71,6 @@ export function jsonResponse(status: number, value: unknown): CoreResponse {
   return { status, headers: jsonHeaders, body: JSON.stringify(value) }
 }
 
-const decoder = new TextDecoder()
-
 /**
  * An answer whose body the core keeps as UTF-8 bytes (a long list): its
  * `chunks` for a transport that writes bytes, and its `body` for one that
@@ -92,7 +91,7 @@ export function bytesResponse(
     headers,
     chunks,
     get body() {
-      text ??= chunks.map((chunk) => decoder.decode(chunk)).join('')
+      text ??= chunks.map((chunk) => utf8.decoder.decode(chunk)).join('')
       return text
     },
   }

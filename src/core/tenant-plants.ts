@@ -1,6 +1,7 @@
 import { Query } from '@msw/data'
 import { type PlantBudget, plantCost } from './plant-budget.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
+import { utf8 } from './utf8.ts'
 
 /** An `@msw/data` query over plants: a `Query`, or a function that builds one (`(q) => q.where({ tag })`). */
 export type PlantPredicate = Query<StoredPlant> | ((query: Query<StoredPlant>) => Query<StoredPlant>)
@@ -133,7 +134,6 @@ export class TenantPlants {
   }
 }
 
-const encoder = new TextEncoder()
 /** Printable ASCII: all JSON text is, but for what it does not escape (DEL and non-ASCII). */
 const printableAscii = /^[ -~]*$/
 
@@ -144,7 +144,7 @@ const printableAscii = /^[ -~]*$/
  * utf8Length('["Fern"]') // 8
  */
 export function utf8Length(text: string): number {
-  return printableAscii.test(text) ? text.length : encoder.encode(text).byteLength
+  return printableAscii.test(text) ? text.length : utf8.encoder.encode(text).byteLength
 }
 
 /** A page of an {@link EncodedList} holds values up to this many bytes (a value larger than that alone). */
@@ -219,7 +219,7 @@ export class EncodedList {
       page.bytes = grown
     }
     if (page.ids.length > 0) page.bytes[page.length++] = comma
-    page.length += encoder.encodeInto(json, page.bytes.subarray(page.length)).written
+    page.length += utf8.encoder.encodeInto(json, page.bytes.subarray(page.length)).written
     page.ids.push(plant.id)
     page.ends.push(page.length)
     this.#count++

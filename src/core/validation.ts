@@ -1,6 +1,7 @@
 import { contract } from '../generated/contract.ts'
 import { invalidRequest as invalid, PlantStoreError } from './errors.ts'
 import { plantSchema, type StoredPlant } from './schemas.ts'
+import { utf8 } from './utf8.ts'
 
 const digitsOnly = /^[0-9]+$/
 const signedDigits = /^-?[0-9]+$/
@@ -68,8 +69,6 @@ export function checkContentType(contentType: string | null): void {
   }
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true })
-
 /**
  * Parses and validates a `NewPlant` body. Unknown fields are ignored and a
  * `null` tag counts as absent; every failure is `invalid_request` naming the
@@ -100,7 +99,7 @@ export function parseNewPlant(body: Uint8Array): StoredPlant {
 export function parseJsonObject(body: Uint8Array, what: string): Record<string, unknown> {
   let value: unknown
   try {
-    value = JSON.parse(decoder.decode(body))
+    value = JSON.parse(utf8.strictDecoder.decode(body))
   } catch {
     throw invalid('The request body is not valid JSON.')
   }
