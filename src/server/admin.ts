@@ -1,5 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
-import { z } from 'zod'
 import type { Replica } from '../cluster/replica.ts'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { signIn } from '../core/auth.ts'
@@ -16,17 +14,18 @@ import {
 import { keyedQueue } from '../core/keyed-queue.ts'
 import { randomSeed } from '../core/random.ts'
 import { ContractRouter, type HeadOperationId, headOf } from '../core/router.ts'
-import { exactPlantsSchema, type Scope } from '../core/schemas.ts'
+import type { Scope } from '../core/schemas.ts'
 import type { PlantStore, ProvisionedTenant, ProvisionOptions } from '../core/store.ts'
-import { invalidField, refuseUnknownNames } from '../core/unknown-names.ts'
 import { checkContentType, parseJsonObject, parseLimit } from '../core/validation.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
 import { parseFaultRule } from '../faults/rule.ts'
 import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+import { adminKeyCheck } from './admin-key.ts'
 import type { RequestJournal } from './journal.ts'
 import { parseJournalQuery } from './journal-query.ts'
 import { ProvisioningRate } from './provisioning-rate.ts'
+import { readRecipe } from './tenant-recipe.ts'
 import { refuseUndeclared, type SandboxOperationId, sendsBody } from './undeclared.ts'
 
 export interface AdminOptions {
@@ -79,9 +78,6 @@ export interface AdminOptions {
   /** Called after a tenant's plants were put back to its seeded ones. */
   onReset?: (tenantId: string) => void
 }
-
-/** The longest time-to-live of a provisioned tenant, in seconds (a day). */
-export const maxTenantTtlSeconds = 86_400
 
 /** How long a provisioned tenant must go unused before it may be evicted to make room: 10 minutes. */
 export const defaultTenantIdleMs = 600_000
@@ -162,9 +158,9 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   /** Provisioning, one request after another: room is made and taken in one step. */
   const serially = keyedQueue()
   const plantsPerTenant = options.plantsPerTenant ?? 5
-  const adminKey = options.adminKey === undefined ? undefined : digest(options.adminKey)
+  const requireKey = options.adminKey === undefined ? undefined : adminKeyCheck(options.adminKey)
   // Anonymous provisioning only: under an admin key every provisioning is the key holder's, trusted as the operator.
-  const rate = adminKey
+  const rate = requireKey
     ? undefined
     : new ProvisioningRate({
         perClient: options.provisionRate,
@@ -218,12 +214,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   /** What each operation of the sandbox contract does, by operationId (its HEADs are derived from GET). */
   const handlers: AdminHandlers = {
     async provisionTenant({ request }) {
-      const presented = request.header('x-admin-key')
-      if (adminKey && (presented === null || !timingSafeEqual(adminKey, digest(presented)))) {
-        throw new PlantStoreError('unauthorized', 'Creating tenants needs the sandbox admin key in "X-Admin-Key".', {
-          'www-authenticate': 'X-Admin-Key realm="plant-store-sandbox"',
-        })
-      }
+      requireKey?.(request)
       rate?.take(request.client)
       const recipe = await readRecipe(request, store.defaultQuota)
       const provisioning: ProvisionOptions = {
@@ -344,75 +335,4 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       return renderError(error)
     }
   }
-}
-
-/** A fixed-length digest, so that comparing keys in constant time does not depend on their lengths. */
-function digest(key: string): Buffer {
-  return createHash('sha256').update(key).digest()
-}
-
-const seedMessage = 'must be an integer from -2147483647 to 2147483647'
-const ttlMessage = `must be an integer from 1 to ${maxTenantTtlSeconds}`
-
-/** The fields of a tenant request, and of each of its exact plants. */
-const recipeFields = ['plants', 'seed', 'quota', 'ttlSeconds'] as const
-const exactPlantFields = ['id', 'name', 'tag'] as const
-
-/** An integer from `min` to `max`, or else `message`. */
-function integerFrom(min: number, max: number, message: string) {
-  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message })
-}
-
-/**
- * A tenant request: its plants (a count or exact plants, within its quota),
- * the seed of a count, its quota (at most the sandbox's) and an optional
- * time-to-live.
- */
-function recipeSchema(maxQuota: number, quota: number, exact: boolean) {
-  const countMessage = `must be an integer from 0 to ${quota} (the quota), or a list of exact plants`
-  return z.strictObject({
-    plants: z.optional(
-      exact
-        ? exactPlantsSchema.check(z.maxLength(quota, { error: `must not hold more than the quota of ${quota} plants` }))
-        : integerFrom(0, quota, countMessage),
-    ),
-    seed: integerFrom(-(2 ** 31 - 1), 2 ** 31 - 1, seedMessage).optional(),
-    quota: integerFrom(1, maxQuota, `must be an integer from 1 to ${maxQuota} (the sandbox's quota)`).optional(),
-    ttlSeconds: integerFrom(1, maxTenantTtlSeconds, ttlMessage).optional(),
-  })
-}
-
-/** What a tenant request asks for; every field optional. */
-type Recipe = Partial<Pick<ProvisionOptions, 'plants' | 'seed' | 'quota'>> & { ttlSeconds?: number }
-
-/**
- * Reads the optional `{ "plants": n | [{id, name, tag}], "seed": s, "quota":
- * q, "ttlSeconds": t }` of a tenant request (at most the contract's body size,
- * 64 KiB). An unknown or misspelt field, in the request or in one of its
- * plants, is a 400 naming it.
- */
-async function readRecipe(request: CoreRequest, maxQuota: number): Promise<Recipe> {
-  const body = await readBodyWithinLimit(request)
-  if (body.byteLength === 0) return {}
-  checkContentType(request.header('content-type'))
-  const value = parseJsonObject(
-    body,
-    'such as {"plants": 10, "seed": 7} or {"plants": [{"id": 1, "name": "Fern"}], "quota": 50}',
-  )
-  refuseUnknownNames(Object.keys(value), recipeFields)
-  if (Array.isArray(value.plants)) {
-    value.plants = value.plants.map((plant: unknown, index) => {
-      if (typeof plant !== 'object' || plant === null || Array.isArray(plant)) return plant
-      refuseUnknownNames(Object.keys(plant), exactPlantFields, 'field', `plants.${index}.`)
-      // As in a NewPlant, a `null` tag counts as absent.
-      return (plant as { tag?: unknown }).tag === null ? { ...plant, tag: undefined } : plant
-    })
-  }
-  // The plants are checked against the tenant's own quota when it asks for one (and that one is valid).
-  const asked = value.quota
-  const quota =
-    typeof asked === 'number' && Number.isInteger(asked) && asked >= 1 && asked <= maxQuota ? asked : maxQuota
-  const result = recipeSchema(maxQuota, quota, Array.isArray(value.plants)).safeParse(value)
-  if (!result.success) throw invalidField(result.error)
-  return result.data
 }
