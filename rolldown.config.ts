@@ -122,7 +122,7 @@ export default defineConfig([
             id === 'mutative' ? join(dirname(require.resolve('mutative/package.json')), 'dist', 'index.d.ts') : null,
         },
       },
-      dts({ tsconfig: 'src/tsconfig.build.json', dtsOnly: true, sourcemap: false }),
+      dts({ tsconfig: 'src/tsconfig.build.json', emitDtsOnly: true, sourcemap: false }),
     ],
     output: { dir: 'dist/lib', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     checks: quiet,
