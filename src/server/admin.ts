@@ -1,3 +1,10 @@
+/**
+ * The sandbox-control API (`/__sandbox`): one handler per operation of
+ * `contracts/sandbox.openapi.yaml`, dispatched by the same contract router as
+ * the Plant Store API, signed in with the tenant's token. Its parts live
+ * beside it: the tenant recipe, the admin key, the tenants' expiry and the
+ * readiness answer, the provisioning rate.
+ */
 import type { Replica } from '../cluster/replica.ts'
 import type { PlantStoreHandler } from '../core/app.ts'
 import { signIn } from '../core/auth.ts'
@@ -25,6 +32,7 @@ import { adminKeyCheck } from './admin-key.ts'
 import type { RequestJournal } from './journal.ts'
 import { parseJournalQuery } from './journal-query.ts'
 import { ProvisioningRate } from './provisioning-rate.ts'
+import { readiness, tenantExpiry } from './tenant-lifecycle.ts'
 import { readRecipe } from './tenant-recipe.ts'
 import { refuseUndeclared, type SandboxOperationId, sendsBody } from './undeclared.ts'
 
@@ -180,36 +188,13 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   // A cluster replica forgets the same of each tenant it stops serving (handed over, evicted, deleted, expired).
   options.replica?.onRelease((tenantId) => forget([tenantId]))
 
-  let expiryTimer: ReturnType<typeof setTimeout> | undefined
-  /** Removes expired tenants now, and arms a timer for the next one to expire. */
-  const removeExpired = () => {
-    const expired = store.removeExpired()
-    if (expired.length > 0) {
-      forget(expired)
-      options.onRemoved?.(expired, 'expired')
-    }
-    clearTimeout(expiryTimer)
-    const next = store.nextExpiry()
-    if (next === undefined) return
-    // On the store's clock (a test's may stand still); never more than a day, within setTimeout's range.
-    expiryTimer = setTimeout(removeExpired, Math.min(Math.max(next - store.now(), 0), 86_400_000) + 5)
-    expiryTimer.unref?.()
-  }
+  /** Removes expired tenants now (forgetting the rest of them), and arms a timer for the next one to expire. */
+  const removeExpired = tenantExpiry(store, (expired) => {
+    forget(expired)
+    options.onRemoved?.(expired, 'expired')
+  })
 
-  /** 200 while the sandbox can serve; 503 with `Retry-After` while it cannot (its world failed, or no Redis yet). */
-  const ready = async () => {
-    await store.ready.catch(() => undefined)
-    const { ready, ...storage } = options.replica?.readiness ?? { ready: true }
-    const reason = store.failure
-      ? 'its world could not be loaded'
-      : ready
-        ? undefined
-        : 'Redis has not been reached yet'
-    const detail = { storage: storage.redis ? 'redis' : 'memory', ...storage }
-    if (reason === undefined) return jsonResponse(200, { status: 'ready', ...detail })
-    const answer = jsonResponse(503, { error: 503, message: `Not ready: ${reason}.`, status: 'not ready', ...detail })
-    return { ...answer, headers: { ...answer.headers, 'retry-after': '1' } }
-  }
+  const ready = readiness(store, options.replica)
 
   /** What each operation of the sandbox contract does, by operationId (its HEADs are derived from GET). */
   const handlers: AdminHandlers = {
