@@ -38,20 +38,29 @@ export function bearerToken(authorization: string | null | undefined): string | 
  */
 export function authenticate(store: PlantStore, authorization: string | null): Principal {
   if (!authorization) {
-    throw new PlantStoreError('unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".', {
-      'www-authenticate': challenge(),
-    })
+    throw new PlantStoreError(
+      'unauthorized',
+      'Missing bearer token: send "Authorization: Bearer <token>".',
+      { 'www-authenticate': challenge() },
+      { token: 'missing' },
+    )
   }
   const token = bearerToken(authorization)
   if (token === undefined) {
-    throw new PlantStoreError('unauthorized', 'The Authorization header must use the Bearer scheme.', {
-      'www-authenticate': challenge(),
-    })
+    throw new PlantStoreError(
+      'unauthorized',
+      'The Authorization header must use the Bearer scheme.',
+      { 'www-authenticate': challenge() },
+      { token: 'missing' },
+    )
   }
   if (token.length > maxTokenLength || !tokenSyntax.test(token)) {
-    throw new PlantStoreError('invalid_token', 'The bearer token is malformed.', {
-      'www-authenticate': challenge('invalid_token'),
-    })
+    throw new PlantStoreError(
+      'invalid_token',
+      'The bearer token is malformed.',
+      { 'www-authenticate': challenge('invalid_token') },
+      { token: 'invalid' },
+    )
   }
   return store.resolveToken(token)
 }
@@ -64,9 +73,12 @@ export function authenticate(store: PlantStore, authorization: string | null): P
  */
 export function authorize(principal: Principal, scope: Scope): void {
   if (!principal.scopes.includes(scope)) {
-    throw new PlantStoreError('insufficient_scope', `The access token lacks the "${scope}" scope.`, {
-      'www-authenticate': challenge('insufficient_scope'),
-    })
+    throw new PlantStoreError(
+      'insufficient_scope',
+      `The access token lacks the "${scope}" scope.`,
+      { 'www-authenticate': challenge('insufficient_scope') },
+      { scope },
+    )
   }
 }
 

@@ -10,6 +10,7 @@
 import { contract } from '../generated/contract.ts'
 import { contractDocument } from '../generated/contract-document.ts'
 import type { OperationId, Outcome } from './app.ts'
+import type { Reason } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
 import { type ContractOperation, type OpenApiDocument, operationsOf, resolve } from './openapi.ts'
 
@@ -165,6 +166,20 @@ export function conditionOf(
   return undefined
 }
 
+/**
+ * The cause of an answer the core gave, from its {@link Reason}: the field
+ * of a 400, `missing`/`invalid`/`expired token` of a 401, the scope of a 403.
+ *
+ * @example
+ * conditionOfReason(400, { field: 'name', rule: 'required' }) // 'name'
+ */
+export function conditionOfReason(status: number, reason: Reason): string | undefined {
+  if (status === 401) return reason.token && `${reason.token} token`
+  if (status === 403) return reason.scope
+  if (status === 400) return reason.field
+  return undefined
+}
+
 function messageOf(body: string | null): string {
   if (body === null) return ''
   try {
@@ -225,7 +240,10 @@ export class CoverageTally {
     this.#counts[declared.slot]!++
     const { conditions } = declared
     if (conditions.length === 0) return
-    const condition = conditionOf(response, response.status === 401 ? request.header('authorization') : null)
+    // The core says why as data; answers from elsewhere (a pact's, a journal's) only in their message.
+    const condition = response.reason
+      ? conditionOfReason(response.status, response.reason)
+      : conditionOf(response, response.status === 401 ? request.header('authorization') : null)
     const index = condition === undefined ? -1 : conditions.indexOf(condition)
     this.#counts[declared.slot + 1 + (index === -1 ? conditions.length : index)]!++
   }

@@ -44,6 +44,19 @@ export type ErrorCode = keyof typeof errorStatus
 export const realm = 'plant-store'
 
 /**
+ * Why an Error answer was given, as data the core's callers read instead of
+ * its wording: the field (`name`, `limit`, `id`, `body`) and the rule it
+ * broke (`required`, `too_big`, `format`, `json`…) of a 400; whether a 401's
+ * token was `missing`, `invalid` or `expired`; the scope a 403 lacked.
+ */
+export interface Reason {
+  readonly field?: string
+  readonly rule?: string
+  readonly token?: 'missing' | 'invalid' | 'expired'
+  readonly scope?: string
+}
+
+/**
  * The one error type of the Plant Store. Everything that goes wrong in the
  * core is thrown as a `PlantStoreError` and rendered by {@link renderError}.
  *
@@ -54,13 +67,16 @@ export class PlantStoreError extends Error {
   readonly code: ErrorCode
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
+  /** Why, as data: the field and rule a 400 is about, a 401's token, a 403's scope. */
+  readonly reason: Reason | undefined
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, reason?: Reason) {
     super(message)
     this.name = 'PlantStoreError'
     this.code = code
     this.status = errorStatus[code]
     this.headers = headers
+    this.reason = reason
   }
 }
 
@@ -85,7 +101,8 @@ export function challenge(error?: 'invalid_token' | 'insufficient_scope'): strin
  */
 export function renderError(error: unknown): CoreResponse {
   if (error instanceof PlantStoreError) {
-    return errorResponse(error.status, error.message, error.headers)
+    const response = errorResponse(error.status, error.message, error.headers)
+    return error.reason === undefined ? response : { ...response, reason: error.reason }
   }
   return errorResponse(500, 'The Plant Store failed to answer this request.')
 }
@@ -111,8 +128,8 @@ export function errorResponse(status: number, message: string, headers: Record<s
  * @example
  * throw invalidRequest('limit must be given at most once.')
  */
-export function invalidRequest(message: string): PlantStoreError {
-  return new PlantStoreError('invalid_request', message)
+export function invalidRequest(message: string, reason?: Reason): PlantStoreError {
+  return new PlantStoreError('invalid_request', message, {}, reason)
 }
 
 /**

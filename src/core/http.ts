@@ -1,5 +1,5 @@
 import { contract } from '../generated/contract.ts'
-import { PlantStoreError } from './errors.ts'
+import { PlantStoreError, type Reason } from './errors.ts'
 import { utf8 } from './utf8.ts'
 
 /**
@@ -56,6 +56,8 @@ export interface CoreResponse {
   readonly chunks?: readonly Uint8Array[]
   /** When set, the adapter fails the transport this way instead of answering normally. */
   readonly fault?: TransportFault
+  /** Why the core gave this Error answer, as data (coverage reads it); never sent. */
+  readonly reason?: Reason
 }
 
 /** The headers of every JSON answer. */

@@ -67,7 +67,7 @@ export class TokenIndex {
    */
   resolve(token: string, now: number): Principal | undefined {
     const issued = this.#issued.get(token)
-    if (issued && issued.expiresAt <= now) throw invalidToken('The access token has expired.')
+    if (issued && issued.expiresAt <= now) throw invalidToken('The access token has expired.', 'expired')
     return issued?.principal
   }
 
@@ -97,12 +97,12 @@ export class ExpiredTokens {
 
   /** The `invalid_token` (401) a token no index holds answers: "has expired" for a remembered one. */
   refusal(token: string): PlantStoreError {
-    return invalidToken(
-      this.#tokens.has(token) ? 'The access token has expired.' : 'The access token is not recognised.',
-    )
+    return this.#tokens.has(token)
+      ? invalidToken('The access token has expired.', 'expired')
+      : invalidToken('The access token is not recognised.', 'invalid')
   }
 }
 
-function invalidToken(message: string): PlantStoreError {
-  return new PlantStoreError('invalid_token', message, { 'www-authenticate': challenge('invalid_token') })
+function invalidToken(message: string, token: 'invalid' | 'expired'): PlantStoreError {
+  return new PlantStoreError('invalid_token', message, { 'www-authenticate': challenge('invalid_token') }, { token })
 }

@@ -18,12 +18,13 @@ export function parseLimit(query: string): number | undefined {
   if (query === '') return undefined
   const values = new URLSearchParams(query).getAll('limit')
   if (values.length === 0) return undefined
-  if (values.length > 1) throw invalid('limit must be given at most once.')
+  if (values.length > 1) throw invalid('limit must be given at most once.', { field: 'limit', rule: 'once' })
   const [raw = ''] = values
   const limit = Number(raw)
   if (!digitsOnly.test(raw) || limit < contract.limit.minimum || limit > contract.limit.maximum) {
     throw invalid(
       `limit must be an integer from ${contract.limit.minimum} to ${contract.limit.maximum}, written in decimal digits.`,
+      { field: 'limit', rule: 'format' },
     )
   }
   return limit
@@ -42,6 +43,7 @@ export function parsePathId(segment: string): number {
   if (!signedDigits.test(segment) || id < contract.pathId.minimum || id > contract.pathId.maximum) {
     throw invalid(
       `The plant id in the path must be an integer from ${contract.pathId.minimum} to ${contract.pathId.maximum}, written in decimal digits.`,
+      { field: 'id', rule: 'format' },
     )
   }
   return id === 0 ? 0 : id
@@ -78,12 +80,21 @@ export function checkContentType(contentType: string | null): void {
  * parseNewPlant(new TextEncoder().encode('{"id":1,"name":"Fern"}')) // { id: 1, name: 'Fern' }
  */
 export function parseNewPlant(body: Uint8Array): StoredPlant {
-  if (body.byteLength === 0) throw invalid('The request body is empty; send a NewPlant JSON object.')
+  if (body.byteLength === 0) {
+    throw invalid('The request body is empty; send a NewPlant JSON object.', { field: 'body', rule: 'required' })
+  }
   const { id, name, tag } = parseJsonObject(body, 'a NewPlant')
-  if (name === undefined) throw invalid('name is required.')
-  if (id === undefined) throw invalid('id is required.')
+  if (name === undefined) throw invalid('name is required.', { field: 'name', rule: 'required' })
+  if (id === undefined) throw invalid('id is required.', { field: 'id', rule: 'required' })
   const result = plantSchema.safeParse(tag == null ? { id, name } : { id, name, tag })
-  if (!result.success) throw invalid(result.error.issues[0]?.message ?? 'The NewPlant is invalid.')
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    const field = issue?.path[0]
+    throw invalid(issue?.message ?? 'The NewPlant is invalid.', {
+      ...(typeof field === 'string' ? { field } : {}),
+      ...(issue ? { rule: issue.code } : {}),
+    })
+  }
   const plant = result.data
   if (Object.is(plant.id, -0)) plant.id = 0
   return plant
@@ -101,10 +112,10 @@ export function parseJsonObject(body: Uint8Array, what: string): Record<string, 
   try {
     value = JSON.parse(utf8.strictDecoder.decode(body))
   } catch {
-    throw invalid('The request body is not valid JSON.')
+    throw invalid('The request body is not valid JSON.', { field: 'body', rule: 'json' })
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid(`The request body must be a JSON object (${what}).`)
+    throw invalid(`The request body must be a JSON object (${what}).`, { field: 'body', rule: 'object' })
   }
   return value as Record<string, unknown>
 }
