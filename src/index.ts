@@ -20,7 +20,7 @@ export {
   type Outcome,
   type OutcomeListener,
   type PlantStoreHandler,
-} from './core/app.ts'
+} from './core/core.ts'
 export {
   type CoverageCondition,
   type CoverageExtra,

@@ -4,7 +4,7 @@
  * coverage of its answers, behind one transport-neutral handler. Nothing
  * here knows msw or Playwright.
  */
-import { type CoreOptions, createCore, type PlantStoreHandler } from './core/app.ts'
+import { type CoreOptions, createCore, type PlantStoreHandler } from './core/core.ts'
 import type { PlantStore } from './core/store.ts'
 import { PlantStoreCoverage } from './coverage-report.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'

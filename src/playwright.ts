@@ -15,7 +15,7 @@ import type {
   Request,
   Route,
 } from '@playwright/test'
-import { routes } from './core/app.ts'
+import { routes } from './core/core.ts'
 import type { CoreRequest, CoreResponse } from './core/http.ts'
 import { type PlantStoreMockOptions, type PlantStoreParts, plantStoreParts } from './plant-store-mock.ts'
 import { answerCorsHeaders, preflightHeaders } from './server/cors-policy.ts'

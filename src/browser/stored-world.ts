@@ -45,6 +45,18 @@ type WorldMessage = { readonly tenantId: string } | { readonly all: true }
 class StoredPlantStore extends PlantStore {
   /** Called after each whole-world change this tab made. */
   onWholeChange: () => void = () => undefined
+  /** Takes in what another tab stored since this one last read or wrote the stored world. */
+  followOtherTabs: () => void = () => undefined
+
+  /**
+   * The core asks this before it answers each request: a tab first takes in
+   * a change another tab stored (a restore the request then waits for), so
+   * no answer is older than a write another tab already answered.
+   */
+  override get settled(): boolean {
+    this.followOtherTabs()
+    return super.settled
+  }
 
   override async reset(): Promise<void> {
     await super.reset()
@@ -109,6 +121,13 @@ export function storedPlantStore(options: CreatePlantStoreOptions, persist: Pers
     })
   }
 
+  store.followOtherTabs = () => {
+    if (!storage.changedElsewhere()) return
+    const stored = storage.read()
+    if (stored) store.restoreFromStorage(stored.snapshot, stored.provisioned).catch(() => undefined)
+  }
+  // Told at once, a tab takes in the tenant that changed (or the whole world); a request that comes first takes
+  // the change in anyway (followOtherTabs above).
   if (channel) {
     channel.onmessage = ({ data }: MessageEvent<WorldMessage>) => {
       const stored = storage.read()
@@ -133,18 +152,33 @@ export function storedPlantStore(options: CreatePlantStoreOptions, persist: Pers
 /** The stored world under one key of `localStorage`: read, checked, written, discarded with one warning. */
 class WorldStorage {
   readonly #key: string
+  /** Where each save leaves a new mark, so a tab knows whether another one saved since. */
+  readonly #revisionKey: string
   readonly #setup: string
+  /** The mark of the stored world this tab last read or wrote. */
+  #seen: string | null = null
   #warned = false
 
   constructor(key: string, setup: string) {
     this.#key = key
+    this.#revisionKey = `${key}:revision`
     this.#setup = setup
+  }
+
+  /** Whether another tab saved since this one last read or wrote (one small read of `localStorage`). */
+  changedElsewhere(): boolean {
+    try {
+      return localStorage.getItem(this.#revisionKey) !== this.#seen
+    } catch {
+      return false
+    }
   }
 
   /** The stored world when there is a valid one for this set-up; a corrupt or foreign one is discarded. */
   read(): StoredWorld | undefined {
     let text: string | null
     try {
+      this.#seen = localStorage.getItem(this.#revisionKey)
       text = localStorage.getItem(this.#key)
     } catch {
       return undefined // storage denied (e.g. an opaque origin): the mock runs in memory
@@ -186,6 +220,9 @@ class WorldStorage {
     }
     try {
       localStorage.setItem(this.#key, JSON.stringify(stored))
+      const revision = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`
+      localStorage.setItem(this.#revisionKey, revision)
+      this.#seen = revision
     } catch (error) {
       this.#warn(
         `The world could not be stored (${error instanceof Error ? error.name : String(error)}); ` +
@@ -213,6 +250,8 @@ class WorldStorage {
   discard(why: string): void {
     try {
       localStorage.removeItem(this.#key)
+      localStorage.removeItem(this.#revisionKey)
+      this.#seen = null
     } catch {
       // nothing stored can be removed either
     }

@@ -11,8 +11,8 @@
  * fault rules included ({@link Replica.onRelease}).
  */
 import type { Logger } from 'pino'
-import type { PlantStoreHandler } from '../core/app.ts'
 import { bearerToken } from '../core/auth.ts'
+import type { PlantStoreHandler } from '../core/core.ts'
 import { challenge, invalidRequest, PlantStoreError, renderError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import {

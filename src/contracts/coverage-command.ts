@@ -9,7 +9,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
-import { matchRoute } from '../core/app.ts'
+import { matchRoute } from '../core/core.ts'
 import { type CoverageReport, CoverageTally } from '../core/coverage.ts'
 import type { CoreResponse } from '../core/http.ts'
 import { coverageShortfalls, coverageTable } from '../coverage-report.ts'

@@ -9,7 +9,7 @@
  */
 import { contract } from '../generated/contract.ts'
 import { contractDocument } from '../generated/contract-document.ts'
-import type { OperationId, Outcome } from './app.ts'
+import type { OperationId, Outcome } from './core.ts'
 import type { Reason } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
 import { type ContractOperation, type OpenApiDocument, operationsOf, resolve } from './openapi.ts'

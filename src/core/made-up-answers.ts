@@ -1,5 +1,5 @@
 import { contractDocument } from '../generated/contract-document.ts'
-import { matchRoute, type OperationId, type Outcome } from './app.ts'
+import { matchRoute, type OperationId, type Outcome } from './core.ts'
 import { challenge, errorResponse, PlantStoreError, quote } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
 import type { Principal } from './store.ts'

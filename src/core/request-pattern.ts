@@ -3,7 +3,7 @@
  * a method the contract has, a path pattern (a literal path or one of the
  * contract's templates), both checked against the core's own routes.
  */
-import { matchRoute, routes } from './app.ts'
+import { matchRoute, routes } from './core.ts'
 import { quote } from './errors.ts'
 import { closest } from './unknown-names.ts'
 import { lazy, z } from './zod.ts'

@@ -1,4 +1,4 @@
-import { callerOf, type OutcomeListener, type PlantStoreHandler } from '../core/app.ts'
+import { callerOf, type OutcomeListener, type PlantStoreHandler } from '../core/core.ts'
 import { renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'

@@ -1,5 +1,5 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
-import { type PlantStoreHandler, routes } from '../core/app.ts'
+import { type PlantStoreHandler, routes } from '../core/core.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
 import { sleep } from '../core/time.ts'

@@ -77,7 +77,12 @@ export function inPagePlantStore(page: Page): InPagePlantStore {
     },
     async listPlants(tenantId) {
       await ready()
-      return page.evaluate((id) => (globalThis as WithHandle).__plantStoreMock!.store.listPlants(id), tenantId)
+      return page.evaluate(async (id) => {
+        const { store } = (globalThis as WithHandle).__plantStoreMock!
+        // As the core does before it answers: a store not settled (loading, or taking in another tab's change) is waited for.
+        if (!store.settled) await store.ready
+        return store.listPlants(id)
+      }, tenantId)
     },
     async coverage() {
       await ready()

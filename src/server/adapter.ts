@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { PlantStoreHandler } from '../core/app.ts'
+import type { PlantStoreHandler } from '../core/core.ts'
 import { PlantStoreError, renderError } from '../core/errors.ts'
 import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
 import type { UnsentBytes } from './unsent-bytes.ts'

@@ -6,8 +6,8 @@
  * readiness answer, the provisioning rate.
  */
 import type { Replica } from '../cluster/replica.ts'
-import type { PlantStoreHandler } from '../core/app.ts'
 import { signIn } from '../core/auth.ts'
+import type { PlantStoreHandler } from '../core/core.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
 import { challenge, echoed, PlantStoreError, renderError } from '../core/errors.ts'
 import {

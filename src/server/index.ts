@@ -5,10 +5,10 @@
 
 export { toMiddleware } from './adapter.ts'
 export { type AdminOptions, createAdmin } from './admin.ts'
-export { type CreateAppOptions, createApp, type PlantStoreRouterOptions, plantStoreRouter } from './app.ts'
 export { docsRouter, openapiDocument } from './docs.ts'
+export { type CreateAppOptions, createApp, type PlantStoreRouterOptions, plantStoreRouter } from './express-app.ts'
 export { type JournalEntry, RequestJournal, type RequestJournalOptions } from './journal.ts'
-export { listen, type RunningSandbox, type StartSandboxOptions, startSandbox } from './serve.ts'
 export { type DelayRange, parseDelay, type SimulationOptions, withSimulation } from './simulation.ts'
+export { listen, type RunningSandbox, type StartSandboxOptions, startSandbox } from './start-sandbox.ts'
 export { StateFileError } from './state-file.ts'
 export { Webhook, type WebhookOptions } from './webhook.ts'

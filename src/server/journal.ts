@@ -1,4 +1,4 @@
-import type { OperationId, Outcome } from '../core/app.ts'
+import type { OperationId, Outcome } from '../core/core.ts'
 import type { CoreRequest, CoreResponse } from '../core/http.ts'
 import { pathMatches } from '../core/request-pattern.ts'
 import type { JournalFilter } from './journal-query.ts'

@@ -12,7 +12,7 @@ import {
   type OutcomeListener,
   type PlantStoreHandler,
   writesPlants,
-} from '../core/app.ts'
+} from '../core/core.ts'
 import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
@@ -289,7 +289,7 @@ function withReadOnlyWorld(
  * loaded when the first such request comes (a faster start, less memory).
  *
  * @example
- * createServer(sandboxListener(parts, options, async () => (await import('./app.ts')).appOf(parts, options)))
+ * createServer(sandboxListener(parts, options, async () => (await import('./express-app.ts')).appOf(parts, options)))
  */
 export function sandboxListener(
   parts: SandboxParts,

@@ -1,4 +1,4 @@
-import { callerOf, matchRoute, type PlantStoreHandler } from '../core/app.ts'
+import { callerOf, matchRoute, type PlantStoreHandler } from '../core/core.ts'
 import { renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
 import { type CoreRequest, type CoreResponse, withHeaders } from '../core/http.ts'

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import type { OutcomeListener } from '../core/app.ts'
+import type { OutcomeListener } from '../core/core.ts'
 import { type StoredPlant, toPlant } from '../core/schemas.ts'
 import { sleep } from '../core/time.ts'
 

@@ -6,7 +6,7 @@
  * the one its wording names, and every 401 and 403 says why as data.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Outcome } from '../../src/core/app.ts'
+import type { Outcome } from '../../src/core/core.ts'
 import { conditionOf, conditionOfReason } from '../../src/core/coverage.ts'
 import { type CoreResponse, createPlantStore } from '../../src/index.ts'
 import { setupPlantStoreServer } from '../../src/node.ts'

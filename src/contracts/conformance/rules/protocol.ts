@@ -4,7 +4,7 @@
  * last two judge every exchange of the run (so they come last), after a few
  * requests of their own so that they also mean something when run alone.
  */
-import { coreOperations, routes } from '../../../core/app.ts'
+import { coreOperations, routes } from '../../../core/core.ts'
 import type { Route } from '../../../core/router.ts'
 import { contractProblems } from '../contract-check.ts'
 import type { Probe } from '../exchange.ts'

@@ -108,7 +108,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const parts = sandboxParts({ ...options, store, replica, maxHeld })
   // The sandbox's own pages may be served under the name it listens on.
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
-  const loadApp = async () => (await import('./app.ts')).appOf(parts, { ...options, allowedHosts })
+  const loadApp = async () => (await import('./express-app.ts')).appOf(parts, { ...options, allowedHosts })
   const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 4010,

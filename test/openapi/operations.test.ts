@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { PlantStoreClient } from '../../src/client/index.ts'
 import { conformanceRules } from '../../src/contracts/conformance/rules/index.ts'
-import { coreOperations, matchRoute, type OperationId } from '../../src/core/app.ts'
+import { coreOperations, matchRoute, type OperationId } from '../../src/core/core.ts'
 import { contract } from '../../src/generated/contract.ts'
 
 type Part = 'client' | 'core' | 'behaviour test' | 'rule' | 'pact' | 'docs'
@@ -75,7 +75,7 @@ const present: Record<Part, (id: OperationId) => boolean> = {
 /** What to do when a part is missing: the step of docs/maintainers/adding-an-operation.md. */
 const nextStep: Record<Part, string> = {
   client: 'step 1: run npm run generate (the client method is generated from the contract)',
-  core: "step 2: add the operation's handler to the operations table of src/core/app.ts",
+  core: "step 2: add the operation's handler to the operations table of src/core/core.ts",
   'behaviour test': "step 3: a describe('METHOD /path') block of behaviour tests under test/msw/",
   rule: 'step 4: a conformance rule whose clause names the operation (src/contracts/conformance/rules/)',
   pact: 'step 5: a Pact interaction (test/contracts/consumer/), then npm test rewrites contracts/pacts/',
