@@ -11,7 +11,7 @@
  * Run with `node bench/coverage.ts` (`--quick` for fewer rounds).
  */
 import { generatePlants } from '../fixtures/world.ts'
-import { createCore, type Outcome } from '../src/core/app.ts'
+import { createCore, type Outcome } from '../src/core/core.ts'
 import { CoverageTally, TenantCoverage } from '../src/core/coverage.ts'
 import type { CoreRequest } from '../src/core/http.ts'
 import { PlantStore } from '../src/core/store.ts'

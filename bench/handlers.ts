@@ -14,7 +14,7 @@
  */
 import { getResponse, HttpResponse, http } from 'msw'
 import { generatePlants } from '../fixtures/world.ts'
-import { createCore } from '../src/core/app.ts'
+import { createCore } from '../src/core/core.ts'
 import type { CoreRequest } from '../src/core/http.ts'
 import type { TenantSpec } from '../src/core/schemas.ts'
 import { PlantStore } from '../src/core/store.ts'

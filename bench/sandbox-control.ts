@@ -11,7 +11,7 @@
  */
 import { getResponse } from 'msw'
 import { generatePlants } from '../fixtures/world.ts'
-import { createCore } from '../src/core/app.ts'
+import { createCore } from '../src/core/core.ts'
 import type { CoreRequest } from '../src/core/http.ts'
 import { PlantStore } from '../src/core/store.ts'
 import { FaultRules } from '../src/faults/fault-rules.ts'

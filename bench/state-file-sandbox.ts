@@ -14,7 +14,7 @@ import { drawPlants as generatePlants } from '../fixtures/plant-generator.ts'
 import type { CheckedTenantSpec, StoredPlant, TenantSpec } from '../src/core/schemas.ts'
 import type { RecordedChange, SavedTenant } from '../src/core/store.ts'
 import { createPlantStore } from '../src/create-plant-store.ts'
-import { startSandbox } from '../src/server/serve.ts'
+import { startSandbox } from '../src/server/start-sandbox.ts'
 
 const [mode = 'off', stateFile = '', readyFile = '', fixturesFile] = process.argv.slice(2)
 const world = fixturesFile ? (JSON.parse(readFileSync(fixturesFile, 'utf8')) as TenantSpec[]) : undefined

@@ -9,7 +9,7 @@
  * into `contracts/openapi.yaml` resolved and the HEAD of each GET derived
  * (what `GET /__sandbox/openapi.json` serves).
  *
- * Run `npm run generate` after editing a contract; `test/contract/openapi.test.ts`
+ * Run `npm run generate` after editing a contract; `test/openapi/openapi.test.ts`
  * fails while the committed files are stale.
  */
 import { readFile, writeFile } from 'node:fs/promises'
