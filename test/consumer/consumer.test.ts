@@ -9,13 +9,13 @@
  * lowest msw of the peer range replaces it, and the tests and the strict
  * type check pass again: the peer range is the tested one.
  */
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { readmeCiSteps, readmeFiles } from './readme.ts'
-import { npmInstall, run } from './run.ts'
+import { npmInstall, type Packed, packFromClone, run } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
@@ -23,14 +23,6 @@ const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'u
   dependencies: Record<string, string>
   devDependencies: Record<string, string>
   peerDependencies: Record<string, string>
-}
-
-/** What `npm pack --json` says about the tarball. */
-interface Packed {
-  filename: string
-  size: number
-  unpackedSize: number
-  files: { path: string }[]
 }
 
 let workDir: string
@@ -43,17 +35,7 @@ let installedByReadme: string[]
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'plant-store-consumer-'))
 
-  // A clone's files (no node_modules, build output or results), sharing this worktree's installed dependencies.
-  const source = join(workDir, 'source')
-  const skipped = new Set(['node_modules', 'dist', 'test-results', 'coverage', '.git', '.state'])
-  await cp(projectRoot, source, {
-    recursive: true,
-    filter: (path) => !skipped.has(relative(projectRoot, path).split('/')[0] ?? ''),
-  })
-  await symlink(join(projectRoot, 'node_modules'), join(source, 'node_modules'), 'dir')
-  const pack = await run('npm', ['pack', '--json', '--pack-destination', workDir], source)
-  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`)
-  packed = (JSON.parse(pack.stdout) as Packed[])[0]!
+  packed = await packFromClone(projectRoot, workDir)
 
   app = join(workDir, 'my-web-app')
   await mkdir(app)

@@ -9,14 +9,14 @@
  * `routePlantStore` fixture suite and the sandbox suite. The Jest guide's
  * table of error messages is checked against what Jest says.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findChromium } from '../browser/chromium.ts'
 import { readmeFiles } from './readme.ts'
-import { npmInstall, type Ran, run } from './run.ts'
+import { npmInstall, packFromClone, type Ran, run } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
@@ -58,16 +58,7 @@ let app: string
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'plant-store-frontend-'))
-  const source = join(workDir, 'source')
-  const skipped = new Set(['node_modules', 'dist', 'test-results', 'coverage', '.git', '.state'])
-  await cp(projectRoot, source, {
-    recursive: true,
-    filter: (path) => !skipped.has(relative(projectRoot, path).split('/')[0] ?? ''),
-  })
-  await symlink(join(projectRoot, 'node_modules'), join(source, 'node_modules'), 'dir')
-  const pack = await run('npm', ['pack', '--json', '--pack-destination', workDir], source)
-  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`)
-  const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }]
+  const { filename } = await packFromClone(projectRoot, workDir)
 
   app = join(workDir, 'my-frontend')
   await mkdir(app)

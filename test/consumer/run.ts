@@ -5,7 +5,8 @@
  * instead of a throw.
  */
 import { execFile } from 'node:child_process'
-import { delimiter, dirname } from 'node:path'
+import { cp, symlink } from 'node:fs/promises'
+import { delimiter, dirname, join, relative } from 'node:path'
 
 export interface Ran {
   code: number
@@ -46,4 +47,31 @@ export function run(
       },
     )
   })
+}
+
+/** What `npm pack --json` says about the tarball. */
+export interface Packed {
+  filename: string
+  size: number
+  unpackedSize: number
+  files: { path: string }[]
+}
+
+/**
+ * Packs the package as a clone would: this worktree's files (no
+ * node_modules, build output or results) copied into `workDir/source`,
+ * sharing its installed dependencies, then `npm pack` (whose `prepack`
+ * builds it) into `workDir`.
+ */
+export async function packFromClone(projectRoot: string, workDir: string): Promise<Packed> {
+  const source = join(workDir, 'source')
+  const skipped = new Set(['node_modules', 'dist', 'test-results', 'coverage', '.git', '.state'])
+  await cp(projectRoot, source, {
+    recursive: true,
+    filter: (path) => !skipped.has(relative(projectRoot, path).split('/')[0] ?? ''),
+  })
+  await symlink(join(projectRoot, 'node_modules'), join(source, 'node_modules'), 'dir')
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', workDir], source)
+  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`)
+  return (JSON.parse(pack.stdout) as Packed[])[0]!
 }

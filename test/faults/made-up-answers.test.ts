@@ -6,7 +6,6 @@
  * Issue 27: `Prefer: code` makes an operation answer only a status it
  * declares (a 400 for any other), so its answers are all in the contract.
  */
-import { request as httpRequest } from 'node:http'
 import { getResponse } from 'msw'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -14,6 +13,7 @@ import { plantStoreContract } from '../../src/contracts/contract-checker.ts'
 import { fixtureTokens } from '../../src/index.ts'
 import { useSandbox } from '../server/sandbox-fixture.ts'
 import { type Answer, expectMadeUpAnswerToMatchContract, expectToMatchContract, read } from '../support/contract.ts'
+import { nodeRequest } from '../support/node-request.ts'
 
 const { acme } = fixtureTokens
 
@@ -41,22 +41,7 @@ function request(
 ): Promise<Answer> {
   const body = method === 'POST' ? JSON.stringify({ id: 990, name: 'Never Stored' }) : undefined
   const all = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest(`${base}${path}`, { method, headers: all }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        text += chunk
-      })
-      response.on('end', () => {
-        const answered = new Headers()
-        for (const [name, value] of Object.entries(response.headers)) answered.set(name, String(value))
-        resolve({ status: response.statusCode ?? 0, headers: answered, text })
-      })
-    })
-    sent.on('error', reject)
-    sent.end(body)
-  })
+  return nodeRequest(`${base}${path}`, method, all, body)
 }
 
 describe('made-up answers of the sandbox', () => {

@@ -5,7 +5,6 @@
  * final check that each declared status was driven here or is named with
  * the reason it cannot be (a Redis replica, a change not made yet).
  */
-import { request as httpRequest } from 'node:http'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
@@ -25,6 +24,7 @@ import {
   sandboxOpenapi,
   sandboxSchemaAccepts,
 } from '../support/contract.ts'
+import { nodeRequest } from '../support/node-request.ts'
 import { openEventStream } from './event-stream.ts'
 import { bearer, type Listening, listen } from './support.ts'
 
@@ -125,27 +125,12 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
 
 /** Sends a request with a JSON body whatever its method (fetch sends none with GET or HEAD). */
 function withBody(method: string, path: string, token: string, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers = {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-    }
-    const sent = httpRequest(`${sandbox.base}${path}`, { method, headers }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        text += chunk
-      })
-      response.on('end', () => {
-        const answered = new Headers()
-        for (const [name, value] of Object.entries(response.headers)) answered.set(name, String(value))
-        resolve({ status: response.statusCode ?? 0, headers: answered, text })
-      })
-    })
-    sent.on('error', reject)
-    sent.end(body)
-  })
+  const headers = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+  }
+  return nodeRequest(`${sandbox.base}${path}`, method, headers, body)
 }
 
 async function provision(recipe: unknown = { plants: 2, seed: 7 }) {
