@@ -19,7 +19,8 @@
  *
  * Run: `PRISM_BIN=/path/to/prism npm run prism`, e.g. after
  * `npm i --prefix /tmp/prism @stoplight/prism-cli@5` (Prism is no dependency
- * of the project). Bounded: at most 3 minutes in all.
+ * of the project; it runs on the machine's own Node, which Prism 5 needs at
+ * 20 or 22). Bounded: at most 3 minutes in all.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
@@ -67,14 +68,22 @@ const sandboxProcess = spawn(
 children.push(sandboxProcess)
 const { url: sandbox } = await readyFile(join(dir, 'ready'), sandboxProcess)
 
+/**
+ * PATH without this project's `node_modules/.bin`, which npm scripts put first: Prism runs on the machine's own
+ * Node, not the project's Node 24, whose fetch Prism 5's document download rejects ("Expected signal … to be an
+ * instance of AbortSignal").
+ */
+const machinePath = (process.env.PATH ?? '')
+  .split(':')
+  .filter((folder) => !folder.endsWith('/node_modules/.bin'))
+  .join(':')
+
 /** One `prism proxy --errors` in front of the sandbox, with a contract the sandbox serves; its log kept. */
 async function proxy(contract: string, port: number): Promise<{ base: string; log: () => string }> {
   const child = spawn(
     prism!,
     ['proxy', '-h', '127.0.0.1', '-p', String(port), '--errors', `${sandbox}${contract}`, sandbox],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: machinePath } },
   )
   children.push(child)
   let log = ''
