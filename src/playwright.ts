@@ -157,15 +157,18 @@ async function toCoreRequest(request: Request, path: string): Promise<CoreReques
  * route cannot fail a body midway: the page gets the half text, unparsable,
  * without the network error the sandbox and msw give.
  */
-function answer(route: Route, { status, headers, body, fault }: CoreResponse): Promise<void> {
+function answer(route: Route, response: CoreResponse): Promise<void> {
+  const { status, headers, chunks, fault } = response
   if (fault === 'reset') return route.abort('connectionreset')
   if (fault === 'empty') return route.abort('connectionclosed')
   const all = { ...headers, ...answerCorsHeaders }
   if (fault === 'truncated') {
-    const bytes = Buffer.from(body ?? '')
+    const bytes = Buffer.from(response.body ?? '')
     const half = bytes.subarray(0, bytes.byteLength >> 1)
     return route.fulfill({ status, headers: { ...all, 'content-length': String(bytes.byteLength) }, body: half })
   }
+  // A list's bytes as the core keeps them: never decoded to a text only to be encoded again.
+  const body = chunks ? Buffer.concat(chunks) : response.body
   return route.fulfill(body === null ? { status, headers: all } : { status, headers: all, body })
 }
 
