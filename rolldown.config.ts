@@ -58,7 +58,7 @@ const input = {
   browser: 'src/browser.ts',
   client: 'src/client/index.ts',
   server: 'src/server/index.ts',
-  contracts: 'src/contracts/index.ts',
+  contracts: 'src/contract-testing/index.ts',
   playwright: 'src/playwright.ts',
 }
 

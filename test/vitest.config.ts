@@ -21,7 +21,7 @@ export default defineConfig({
           // test/cluster needs nginx and redis-server: `npm run test:cluster` (CI runs it after `npm test`).
           exclude: [
             ...configDefaults.exclude,
-            'test/contracts/**',
+            'test/pact/**',
             'test/browser/**',
             'test/consumer/**',
             'test/cluster/**',

@@ -64,9 +64,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const withSubcommands = async (root: Command) => {
     // Each subcommand loads what it needs (optional peers included) in its action.
     const [{ verifyCommand }, { conformanceCommand }, { coverageCommand }] = await Promise.all([
-      import('../contracts/verify-command.ts'),
-      import('../contracts/conformance/command.ts'),
-      import('../contracts/coverage-command.ts'),
+      import('../contract-testing/verify-command.ts'),
+      import('../contract-testing/conformance/command.ts'),
+      import('../contract-testing/coverage-command.ts'),
     ])
     root.addCommand(verifyCommand().exitOverride())
     root.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }).exitOverride())

@@ -13,7 +13,7 @@ import { createClient } from '@redis/client'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningCluster, startCluster } from '../../cluster/cluster.ts'
 import { generatePlants } from '../../fixtures/world.ts'
-import { runConformance } from '../../src/contracts/index.ts'
+import { runConformance } from '../../src/contract-testing/index.ts'
 import { seededRandom } from '../conformance/support.ts'
 import type { ModelPlant, ModelTenant } from '../support/tenant-model.ts'
 

@@ -9,7 +9,7 @@
 import { getResponse } from 'msw'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { plantStoreContract } from '../../src/contracts/contract-checker.ts'
+import { plantStoreContract } from '../../src/contract-testing/contract-checker.ts'
 import { fixtureTokens } from '../../src/index.ts'
 import { useSandbox } from '../server/sandbox-fixture.ts'
 import { type Answer, expectMadeUpAnswerToMatchContract, expectToMatchContract, read } from '../support/contract.ts'

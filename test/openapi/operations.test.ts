@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { PlantStoreClient } from '../../src/client/index.ts'
-import { conformanceRules } from '../../src/contracts/conformance/rules/index.ts'
+import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
 import { coreOperations, matchRoute, type OperationId } from '../../src/core/core.ts'
 import { contract } from '../../src/generated/contract.ts'
 
@@ -77,8 +77,8 @@ const nextStep: Record<Part, string> = {
   client: 'step 1: run npm run generate (the client method is generated from the contract)',
   core: "step 2: add the operation's handler to the operations table of src/core/core.ts",
   'behaviour test': "step 3: a describe('METHOD /path') block of behaviour tests under test/msw/",
-  rule: 'step 4: a conformance rule whose clause names the operation (src/contracts/conformance/rules/)',
-  pact: 'step 5: a Pact interaction (test/contracts/consumer/), then npm test rewrites contracts/pacts/',
+  rule: 'step 4: a conformance rule whose clause names the operation (src/contract-testing/conformance/rules/)',
+  pact: 'step 5: a Pact interaction (test/pact/consumer/), then npm test rewrites contracts/pacts/',
   docs: 'step 6: a row in the operations table of docs/reference/contract.md, starting with `METHOD /path`',
 }
 

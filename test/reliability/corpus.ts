@@ -16,7 +16,7 @@
  *   cannot send: NUL bytes, doubled `Content-Length`, malformed HTTP).
  */
 import { fixtureTokens } from '../../fixtures/world.ts'
-import { invalidPathIds } from '../../src/contracts/conformance/rules/delete.ts'
+import { invalidPathIds } from '../../src/contract-testing/conformance/rules/delete.ts'
 import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 
 export type Via = 'both' | 'sandbox' | 'raw'

@@ -11,7 +11,7 @@
 import { METHODS } from 'node:http'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { sandboxContract as checker } from '../../src/contracts/contract-checker.ts'
+import { sandboxContract as checker } from '../../src/contract-testing/contract-checker.ts'
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'

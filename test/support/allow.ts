@@ -4,7 +4,7 @@
  * one router the core and the sandbox dispatch with, never written by hand,
  * so a new operation changes the tables by itself.
  */
-import { wrongMethods } from '../../src/contracts/conformance/rules/protocol.ts'
+import { wrongMethods } from '../../src/contract-testing/conformance/rules/protocol.ts'
 import { ContractRouter } from '../../src/core/router.ts'
 import { contract } from '../../src/generated/contract.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'

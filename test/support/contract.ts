@@ -12,7 +12,11 @@
 import { readFileSync } from 'node:fs'
 import { expect } from 'vitest'
 import { parse } from 'yaml'
-import { type ContractChecker, plantStoreContract, sandboxContract } from '../../src/contracts/contract-checker.ts'
+import {
+  type ContractChecker,
+  plantStoreContract,
+  sandboxContract,
+} from '../../src/contract-testing/contract-checker.ts'
 import type { OpenApiDocument, OperationObject } from '../../src/core/openapi.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 

@@ -5,7 +5,7 @@
  * is accepted.
  */
 import fc from 'fast-check'
-import { sandboxContract } from '../../src/contracts/contract-checker.ts'
+import { sandboxContract } from '../../src/contract-testing/contract-checker.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 
 /** A JSON Schema of the contract, as far as the generator reads one. */

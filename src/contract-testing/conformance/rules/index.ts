@@ -8,9 +8,9 @@ import { authRules } from './auth.ts'
 import { createRules } from './create.ts'
 import { deleteRules } from './delete.ts'
 import { isolationRules } from './isolation.ts'
+import { listRules } from './list.ts'
 import { protocolRules } from './protocol.ts'
 import { quotaRules } from './quota.ts'
-import { readRules } from './read.ts'
 
 /**
  * The rules of the Plant Store contract, as the `conformance` command and
@@ -20,7 +20,7 @@ import { readRules } from './read.ts'
  * conformanceRules.map((rule) => rule.id) // ['list.shape', 'list.order', …, 'contract.responses']
  */
 export const conformanceRules: readonly ConformanceRule[] = [
-  ...readRules,
+  ...listRules,
   ...createRules,
   ...deleteRules,
   ...authRules,

@@ -34,9 +34,9 @@ const invalidLimits = ['', '-1', '-0', '%2B1', '1.5', '1.0', '1e1', '0x10', '%20
  * The rules of reading plants: `GET /plants` (the list and `limit`); a new read operation's rules go here too.
  *
  * @example
- * readRules.map((rule) => rule.id)
+ * listRules.map((rule) => rule.id)
  */
-export const readRules: readonly ConformanceRule[] = [
+export const listRules: readonly ConformanceRule[] = [
   {
     id: 'list.shape',
     title: 'GET /plants answers 200 with a JSON array of Plant objects',

@@ -1,6 +1,6 @@
 /**
  * The committed pacts, recorded and hand-written, verified by a Plant Store
- * that is not ours (test/contracts/support/independent-provider.ts: its own
+ * that is not ours (test/pact/support/independent-provider.ts: its own
  * tokens, data and state handlers, nothing of src/), with exactly the state
  * handlers `docs/guides/provider-teams.md` shows. This is what a real
  * provider team's CI does with our pacts.

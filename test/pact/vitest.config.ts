@@ -12,7 +12,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   ...sourceResolution,
   test: {
-    include: ['test/contracts/**/*.test.ts'],
+    include: ['test/pact/**/*.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
     testTimeout: 60_000,
     hookTimeout: 60_000,

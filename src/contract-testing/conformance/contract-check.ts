@@ -1,6 +1,6 @@
 /**
  * Judges an answer against `contracts/openapi.yaml` with the one contract
- * checker (`src/contracts/contract-checker.ts`).
+ * checker (`src/contract-testing/contract-checker.ts`).
  */
 import { type ContractOperation, plantStoreContract } from '../contract-checker.ts'
 import type { Answer } from './exchange.ts'
