@@ -176,16 +176,7 @@ export const contractDocument = {
         ],
         "parameters": [
           {
-            "name": "id",
-            "in": "path",
-            "description": "ID of the plant to delete: an optional `-` followed by decimal\ndigits, within the range JavaScript represents exactly.\n",
-            "required": true,
-            "schema": {
-              "type": "integer",
-              "format": "int64",
-              "minimum": -9007199254740991,
-              "maximum": 9007199254740991
-            }
+            "$ref": "#/components/parameters/id"
           },
           {
             "$ref": "#/components/parameters/Prefer"
@@ -216,6 +207,18 @@ export const contractDocument = {
   },
   "components": {
     "parameters": {
+      "id": {
+        "name": "id",
+        "in": "path",
+        "description": "ID of the plant in the caller's tenant: an optional `-` followed by\ndecimal digits, within the range JavaScript represents exactly.\n",
+        "required": true,
+        "schema": {
+          "type": "integer",
+          "format": "int64",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
+        }
+      },
       "Prefer": {
         "name": "Prefer",
         "in": "header",
@@ -242,10 +245,10 @@ export const contractDocument = {
       "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
-        "description": "`Authorization: Bearer <token>`. A token grants scopes: `plants:read`\n(list) and `plants:write` (create, delete). OpenAPI 3.0 cannot attach\nscopes to an http scheme, so each operation names its scopes in\n`x-required-scopes`.\n",
+        "description": "`Authorization: Bearer <token>`. A token grants scopes: `plants:read`\n(the operations that read plants) and `plants:write` (those that\nchange them). OpenAPI 3.0 cannot attach scopes to an http scheme, so\neach operation names its scopes in `x-required-scopes`.\n",
         "x-scopes": {
-          "plants:read": "List the plants of the caller's tenant.",
-          "plants:write": "Create and delete plants in the caller's tenant."
+          "plants:read": "Read the plants of the caller's tenant.",
+          "plants:write": "Change the plants of the caller's tenant."
         }
       }
     },

@@ -187,6 +187,11 @@ export interface components {
     };
     parameters: {
         /**
+         * @description ID of the plant in the caller's tenant: an optional `-` followed by
+         *     decimal digits, within the range JavaScript represents exactly.
+         */
+        id: number;
+        /**
          * @description The standalone sandbox only (the msw handlers ignore it), with a
          *     valid token; Prism's convention (RFC 7240). `delay=<ms>` holds the
          *     answer that long (at most 30,000 ms). `code=<status>` answers that
@@ -388,10 +393,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description ID of the plant to delete: an optional `-` followed by decimal
-                 *     digits, within the range JavaScript represents exactly.
+                 * @description ID of the plant in the caller's tenant: an optional `-` followed by
+                 *     decimal digits, within the range JavaScript represents exactly.
                  */
-                id: number;
+                id: components["parameters"]["id"];
             };
             cookie?: never;
         };
