@@ -24,6 +24,7 @@ import {
   resolve,
   type SchemaObject,
 } from '../src/core/openapi.ts'
+import { fillPlantStoreRoutes } from './sandbox-routes.ts'
 
 const contractUrl = new URL('./openapi.yaml', import.meta.url)
 const sandboxContractUrl = new URL('./sandbox.openapi.yaml', import.meta.url)
@@ -276,7 +277,10 @@ function deriveHeads(sandbox: Json): Json {
 /** The sandbox contract's generated files, given the Plant Store's document it refers to. */
 async function generateSandbox(plantStore: Document): Promise<Record<string, string>> {
   const sandbox = deriveHeads(
-    resolvePlantStoreRefs(parse(await readFile(sandboxContractUrl, 'utf8')) as Json, plantStore as unknown as Json),
+    resolvePlantStoreRefs(
+      fillPlantStoreRoutes(parse(await readFile(sandboxContractUrl, 'utf8')), plantStore) as Json,
+      plantStore as unknown as Json,
+    ),
   )
   const types = astToString(await openapiTS(JSON.stringify(sandbox)))
   const operations = operationsOf(sandbox as unknown as OpenApiDocument).map(

@@ -1651,7 +1651,7 @@ export const sandboxContractDocument = {
         "pattern": "^[A-Za-z][A-Za-z-]*$"
       },
       "RuleMethod": {
-        "description": "A method the Plant Store contract has (`GET`, `HEAD`, `POST`, `DELETE`), in any case.",
+        "description": "A method the Plant Store contract has (`HEAD` wherever it has `GET`), in any case.",
         "type": "string",
         "pattern": "^(?:[Gg][Ee][Tt]|[Hh][Ee][Aa][Dd]|[Pp][Oo][Ss][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee])$"
       },
@@ -1666,7 +1666,7 @@ export const sandboxContractDocument = {
         ]
       },
       "JournalPath": {
-        "description": "A path as sent (`/plants/42`, `/nope`: still percent-encoded, no\nquery), or one of the Plant Store contract's templates (`/plants`,\n`/plants/{id}`), which matches every path routed to it. At most 256\ncharacters.\n",
+        "description": "A path as sent (`/plants/42`, `/nope`: still percent-encoded, no\nquery), or one of the Plant Store contract's templates (such as\n`/plants/{id}`), which matches every path routed to it. At most 256\ncharacters.\n",
         "type": "string",
         "maxLength": 256,
         "anyOf": [
@@ -1682,10 +1682,10 @@ export const sandboxContractDocument = {
         ]
       },
       "RulePath": {
-        "description": "A path the Plant Store contract routes: one of its templates\n(`/plants`, `/plants/{id}`), which matches every path routed to it,\nor a literal path routed to one (`/plants/42`, `/plants/`), matched\nexactly. At most 256 characters. A rule for any other path could\nnever fire.\n",
+        "description": "A path the Plant Store contract routes: one of its templates\n(such as `/plants/{id}`), which matches every path routed to it, or\na literal path routed to one (`/plants/42`, `/plants/`), matched\nexactly. At most 256 characters. A rule for any other path could\nnever fire.\n",
         "type": "string",
         "maxLength": 256,
-        "pattern": "^/plants(?:/|/\\{id\\}|/[^/\\s?#{}:][^/\\s?#{}]*)?$"
+        "pattern": "^(?:/plants/?|/plants/\\{id\\}|/plants/[^/\\s?#{}:][^/\\s?#{}]*)$"
       },
       "FaultRuleFields": {
         "type": "object",
@@ -1736,7 +1736,7 @@ export const sandboxContractDocument = {
         }
       },
       "FaultRuleInput": {
-        "description": "A fault rule as a test writes it. It matches the tenant's requests by\n`method` and `path` (both optional: any) and needs `status`, `fault` or\n`delayMs`; `status` and `fault` exclude each other, and `message` goes\nonly with `status`. With both `method` and `path`, the method is one\nthe contract has at that path (`GET`, `HEAD`, `POST` at `/plants`,\n`DELETE` at `/plants/{id}`). Without `times` or `windowMs` it fires\nuntil deleted.\n",
+        "description": "A fault rule as a test writes it. It matches the tenant's requests by\n`method` and `path` (both optional: any) and needs `status`, `fault` or\n`delayMs`; `status` and `fault` exclude each other, and `message` goes\nonly with `status`. With both `method` and `path`, the method is one\nthe contract has at that path (one `if`/`then` per path). Without\n`times` or `windowMs` it fires until deleted.\n",
         "allOf": [
           {
             "$ref": "#/components/schemas/FaultRuleFields"
@@ -1784,7 +1784,7 @@ export const sandboxContractDocument = {
             "then": {
               "properties": {
                 "method": {
-                  "pattern": "^[Dd][Ee][Ll][Ee][Tt][Ee]$"
+                  "pattern": "^(?:[Dd][Ee][Ll][Ee][Tt][Ee])$"
                 }
               }
             }

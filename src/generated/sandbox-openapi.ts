@@ -353,7 +353,7 @@ export interface components {
          *     `PATCH`, `OPTIONS`, `PROPFIND`, `M-SEARCH`, …).
          */
         JournalMethod: string;
-        /** @description A method the Plant Store contract has (`GET`, `HEAD`, `POST`, `DELETE`), in any case. */
+        /** @description A method the Plant Store contract has (`HEAD` wherever it has `GET`), in any case. */
         RuleMethod: string;
         /**
          * @description A method the Plant Store contract has, in upper case.
@@ -362,15 +362,15 @@ export interface components {
         Method: "GET" | "HEAD" | "POST" | "DELETE";
         /**
          * @description A path as sent (`/plants/42`, `/nope`: still percent-encoded, no
-         *     query), or one of the Plant Store contract's templates (`/plants`,
+         *     query), or one of the Plant Store contract's templates (such as
          *     `/plants/{id}`), which matches every path routed to it. At most 256
          *     characters.
          */
         JournalPath: string | ("/plants" | "/plants/{id}") | unknown;
         /**
          * @description A path the Plant Store contract routes: one of its templates
-         *     (`/plants`, `/plants/{id}`), which matches every path routed to it,
-         *     or a literal path routed to one (`/plants/42`, `/plants/`), matched
+         *     (such as `/plants/{id}`), which matches every path routed to it, or
+         *     a literal path routed to one (`/plants/42`, `/plants/`), matched
          *     exactly. At most 256 characters. A rule for any other path could
          *     never fire.
          */
@@ -400,9 +400,8 @@ export interface components {
          *     `method` and `path` (both optional: any) and needs `status`, `fault` or
          *     `delayMs`; `status` and `fault` exclude each other, and `message` goes
          *     only with `status`. With both `method` and `path`, the method is one
-         *     the contract has at that path (`GET`, `HEAD`, `POST` at `/plants`,
-         *     `DELETE` at `/plants/{id}`). Without `times` or `windowMs` it fires
-         *     until deleted.
+         *     the contract has at that path (one `if`/`then` per path). Without
+         *     `times` or `windowMs` it fires until deleted.
          */
         FaultRuleInput: components["schemas"]["FaultRuleFields"] & {
             method?: components["schemas"]["RuleMethod"];
