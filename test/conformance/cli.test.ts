@@ -14,7 +14,11 @@ import { fileURLToPath } from 'node:url'
 import { conformanceRules } from 'plant-store-mock/contracts'
 import { type RunningSandbox, startSandbox } from 'plant-store-mock/server'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { type ReferenceProvider, referenceTokens, startReferenceProvider } from './reference-provider.ts'
+import {
+  type IndependentProvider,
+  independentTokens,
+  startIndependentProvider,
+} from '../support/independent-provider.ts'
 import { sandboxTokens, spawnCli, tokenFlags, until } from './support.ts'
 
 /** The ids of the rules in the named groups (`auth` holds `auth.*`), in the order the suite runs them. */
@@ -42,8 +46,8 @@ async function state(running: RunningSandbox): Promise<string> {
   return JSON.stringify(running.store.snapshot())
 }
 
-async function reference(options: Parameters<typeof startReferenceProvider>[0] = {}): Promise<ReferenceProvider> {
-  const provider = await startReferenceProvider(options)
+async function independent(options: Parameters<typeof startIndependentProvider>[0] = {}): Promise<IndependentProvider> {
+  const provider = await startIndependentProvider(options)
   started.push(provider)
   return provider
 }
@@ -122,9 +126,9 @@ test('checks the quota only when asked to, with the quota given', async () => {
 })
 
 test('exits 1 and shows the request, the expected and the actual answer of a rule that fails', async () => {
-  const provider = await reference({ divergence: 'create-201' })
+  const provider = await independent({ divergence: 'create-201' })
   const before = provider.state()
-  const args = ['conformance', provider.url, ...tokenFlags(referenceTokens), '--only', 'create.success']
+  const args = ['conformance', provider.url, ...tokenFlags(independentTokens), '--only', 'create.success']
   const { code, stdout } = await spawnCli(args).done
   expect(code).toBe(1)
   expect(stdout).toMatch(/✗ create\.success +POST \/plants with a NewPlant answers 200/)
@@ -135,7 +139,7 @@ test('exits 1 and shows the request, the expected and the actual answer of a rul
   expect(stdout).toContain(
     `Score: 0 % (0 of 1 applicable rules hold; 1 failed, 0 skipped; ${conformanceRules.length - 1} not selected (--only, --skip))`,
   )
-  expect(stdout).not.toContain(referenceTokens.readWrite)
+  expect(stdout).not.toContain(independentTokens.readWrite)
   expect(provider.state()).toBe(before)
 })
 

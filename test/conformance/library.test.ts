@@ -14,17 +14,21 @@ import {
   runConformance,
 } from 'plant-store-mock/contracts'
 import { afterEach, describe, expect, test } from 'vitest'
-import { type ReferenceProvider, referenceTokens, startReferenceProvider } from './reference-provider.ts'
+import {
+  type IndependentProvider,
+  independentTokens,
+  startIndependentProvider,
+} from '../support/independent-provider.ts'
 import { until } from './support.ts'
 
-let provider: ReferenceProvider | undefined
+let provider: IndependentProvider | undefined
 afterEach(async () => {
   await provider?.close()
   provider = undefined
 })
 
-async function start(options: Parameters<typeof startReferenceProvider>[0] = {}): Promise<ReferenceProvider> {
-  provider = await startReferenceProvider(options)
+async function start(options: Parameters<typeof startIndependentProvider>[0] = {}): Promise<IndependentProvider> {
+  provider = await startIndependentProvider(options)
   return provider
 }
 
@@ -55,7 +59,7 @@ describe('rule selection', () => {
     const { url } = await start()
     const report = await runConformance({
       baseUrl: url,
-      tokens: { readWrite: referenceTokens.readWrite },
+      tokens: { readWrite: independentTokens.readWrite },
       only: ['auth'],
     })
     const statuses = Object.fromEntries(report.rules.map((rule) => [rule.id, rule.status]))
@@ -70,7 +74,7 @@ describe('rule selection', () => {
   test('skips the quota rule unless a quota is given', async () => {
     const { url } = await start()
     const only = ['quota.exceeded', 'list.shape']
-    const report = await runConformance({ baseUrl: url, tokens: referenceTokens, only })
+    const report = await runConformance({ baseUrl: url, tokens: independentTokens, only })
     expect(report.rules.find((rule) => rule.id === 'quota.exceeded')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/opt-in/),
@@ -90,7 +94,7 @@ describe('rule selection', () => {
 
   test('refuses a rule name that matches no rule', async () => {
     const error = await setupError(
-      runConformance({ baseUrl: 'http://127.0.0.1:9', tokens: referenceTokens, skip: ['auth.nope'] }),
+      runConformance({ baseUrl: 'http://127.0.0.1:9', tokens: independentTokens, skip: ['auth.nope'] }),
     )
     expect(error.code).toBe('usage')
     expect(error.message).toContain('auth.nope')
@@ -99,7 +103,7 @@ describe('rule selection', () => {
 
 describe('setup errors', () => {
   test('refuses a base address that is not an http URL', async () => {
-    const error = await setupError(runConformance({ baseUrl: 'ftp://plants', tokens: referenceTokens }))
+    const error = await setupError(runConformance({ baseUrl: 'ftp://plants', tokens: independentTokens }))
     expect(error.code).toBe('usage')
   })
 
@@ -109,7 +113,7 @@ describe('setup errors', () => {
   })
 
   test('refuses another tenant token that is the read-write token itself', async () => {
-    const tokens = { readWrite: referenceTokens.readWrite, foreign: referenceTokens.readWrite }
+    const tokens = { readWrite: independentTokens.readWrite, foreign: independentTokens.readWrite }
     const error = await setupError(runConformance({ baseUrl: 'http://127.0.0.1:9', tokens }))
     expect(error.message).toBe(
       "the other tenant's token (--foreign-token) is the same as the read-write token (--token).",
@@ -117,18 +121,18 @@ describe('setup errors', () => {
   })
 
   test('refuses a read-only token as the read-write token before any rule runs, and stores nothing', async () => {
-    const reference = await start()
-    const before = reference.state()
-    const tokens = { readWrite: referenceTokens.readOnly }
-    const error = await setupError(runConformance({ baseUrl: reference.url, tokens }))
+    const independent = await start()
+    const before = independent.state()
+    const tokens = { readWrite: independentTokens.readOnly }
+    const error = await setupError(runConformance({ baseUrl: independent.url, tokens }))
     expect(error.code).toBe('refused')
     expect(error.message).toMatch(/^the token is read-only; conformance needs a write token/)
-    expect(reference.state()).toBe(before)
+    expect(independent.state()).toBe(before)
   })
 
   test('refuses a base address that ends in /plants, naming the one to give', async () => {
     const error = await setupError(
-      runConformance({ baseUrl: 'http://127.0.0.1:9/api/plants/', tokens: referenceTokens }),
+      runConformance({ baseUrl: 'http://127.0.0.1:9/api/plants/', tokens: independentTokens }),
     )
     expect(error.code).toBe('usage')
     expect(error.message).toBe(
@@ -141,14 +145,14 @@ describe('setup errors', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
     const { port } = closed.address() as AddressInfo
     await new Promise((resolve) => closed.close(resolve))
-    const error = await setupError(runConformance({ baseUrl: `http://127.0.0.1:${port}`, tokens: referenceTokens }))
+    const error = await setupError(runConformance({ baseUrl: `http://127.0.0.1:${port}`, tokens: independentTokens }))
     expect(error.code).toBe('unreachable')
     expect(error.message).toMatch(/ECONNREFUSED/)
   })
 
   test('says which token the provider refuses, without showing it', async () => {
     const { url } = await start()
-    const tokens = { ...referenceTokens, readOnly: 'not-a-token-of-this-provider' }
+    const tokens = { ...independentTokens, readOnly: 'not-a-token-of-this-provider' }
     const error = await setupError(runConformance({ baseUrl: url, tokens }))
     expect(error.code).toBe('refused')
     expect(error.message).toMatch(/read-only token \(--read-token\).*401/)
@@ -157,18 +161,18 @@ describe('setup errors', () => {
 
   test('says when the base address has no /plants', async () => {
     const { url } = await start()
-    const error = await setupError(runConformance({ baseUrl: `${url}/api/v2`, tokens: referenceTokens }))
+    const error = await setupError(runConformance({ baseUrl: `${url}/api/v2`, tokens: independentTokens }))
     expect(error.code).toBe('usage')
     expect(error.message).toMatch(/404/)
   })
 })
 
 test('stops at an abort between two requests, still deletes what it created, and says it was interrupted', async () => {
-  const reference = await start({ delayMs: 5 })
-  const before = reference.state()
+  const independent = await start({ delayMs: 5 })
+  const before = independent.state()
   const controller = new AbortController()
-  const running = runConformance({ baseUrl: reference.url, tokens: referenceTokens, signal: controller.signal })
-  await until(() => reference.state().includes('plant-store-mock conformance'))
+  const running = runConformance({ baseUrl: independent.url, tokens: independentTokens, signal: controller.signal })
+  await until(() => independent.state().includes('plant-store-mock conformance'))
   controller.abort()
   const report = await running
   expect(report.interrupted).toBe(true)
@@ -178,13 +182,13 @@ test('stops at an abort between two requests, still deletes what it created, and
   expect(formatJunitReport(report)).not.toContain('name="score"')
   expect(report.rules.at(-1)).toMatchObject({ status: 'skipped', reason: 'the run was interrupted' })
   expect(report.cleanup.deleted).toBeGreaterThan(0)
-  expect(reference.state()).toBe(before)
+  expect(independent.state()).toBe(before)
 })
 
 describe('reports', () => {
   test('show each failed rule with its clause, the request, the expected and the actual answer, and never a token', async () => {
     const { url } = await start({ divergence: 'create-201' })
-    const report = await runConformance({ baseUrl: url, tokens: referenceTokens, only: ['create.success'] })
+    const report = await runConformance({ baseUrl: url, tokens: independentTokens, only: ['create.success'] })
     const [finding] = report.rules.find((rule) => rule.id === 'create.success')?.findings ?? []
     expect(finding?.request).toMatchObject({
       method: 'POST',
@@ -211,7 +215,7 @@ describe('reports', () => {
     expect(xml).toMatch(/<failure message="expected status 200" type="create\.success">/)
 
     for (const output of [JSON.stringify(report), text, xml]) {
-      for (const token of Object.values(referenceTokens)) expect(output).not.toContain(token)
+      for (const token of Object.values(independentTokens)) expect(output).not.toContain(token)
     }
   })
 
@@ -223,7 +227,7 @@ describe('reports', () => {
     try {
       const { port } = hostile.address() as AddressInfo
       const baseUrl = `http://127.0.0.1:${port}`
-      const report = await runConformance({ baseUrl, tokens: referenceTokens, only: ['list.shape'] })
+      const report = await runConformance({ baseUrl, tokens: independentTokens, only: ['list.shape'] })
       const xml = formatJunitReport(report)
       expect(xml).toContain('&lt;b&gt;&amp;\uFFFD')
       expect(xml).not.toContain('\u0001')

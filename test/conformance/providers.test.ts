@@ -6,17 +6,17 @@
  */
 import { type ConformanceReport, runConformance } from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
-import { type Divergence, referenceTokens, startReferenceProvider } from './reference-provider.ts'
+import { type Divergence, independentTokens, startIndependentProvider } from '../support/independent-provider.ts'
 
 /** Small enough for the quota rule to fill a tenant quickly. */
 const quota = 30
 
-/** Runs every rule (the quota one too) against a reference provider, and checks it is left as found. */
+/** Runs every rule (the quota one too) against the independent provider, and checks it is left as found. */
 async function check(divergence?: Divergence): Promise<ConformanceReport> {
-  const provider = await startReferenceProvider({ quota, ...(divergence ? { divergence } : {}) })
+  const provider = await startIndependentProvider({ quota, ...(divergence ? { divergence } : {}) })
   try {
     const before = provider.state()
-    const report = await runConformance({ baseUrl: provider.url, tokens: referenceTokens, quota })
+    const report = await runConformance({ baseUrl: provider.url, tokens: independentTokens, quota })
     expect(provider.state(), 'the provider holds what it held before the run').toBe(before)
     expect(report.cleanup).toMatchObject({ leftovers: [], unchanged: true, differences: [] })
     return report

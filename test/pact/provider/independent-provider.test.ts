@@ -1,6 +1,6 @@
 /**
  * The committed pacts, recorded and hand-written, verified by a Plant Store
- * that is not ours (test/pact/support/independent-provider.ts: its own
+ * that is not ours (test/support/independent-provider.ts: its own
  * tokens, data and state handlers, nothing of src/), with exactly the state
  * handlers `docs/guides/provider-teams.md` shows. This is what a real
  * provider team's CI does with our pacts.
@@ -16,7 +16,11 @@ import { PlantStoreClient } from 'plant-store-mock/client'
 import { type MswRecorderOptions, recordMswPact } from 'plant-store-mock/contracts'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type IndependentProvider, startIndependentProvider } from '../support/independent-provider.ts'
+import {
+  type IndependentProvider,
+  independentTokens,
+  startIndependentProvider,
+} from '../../support/independent-provider.ts'
 import { mswConsumer, pactFile, provider as providerName, webConsumer } from '../support/pacts.ts'
 import { plantStoreStates } from '../support/provider-team-states.ts'
 import { verifyIndependentApart } from '../support/verify-apart.ts'
@@ -59,11 +63,13 @@ describe('an independent Plant Store, with the provider-team guide’s state han
   test('holds data of its own, not the fixture world', async () => {
     const answer = await fetch(`${provider.url}/plants`, { headers: { authorization: 'Bearer psm_acme_write' } })
     expect(answer.status).toBe(401)
-    const mine = await fetch(`${provider.url}/plants`, { headers: { authorization: 'Bearer tok_greenhouse' } })
+    const mine = await fetch(`${provider.url}/plants`, {
+      headers: { authorization: `Bearer ${independentTokens.readWrite}` },
+    })
     expect(await mine.json()).toEqual([
-      { name: 'Haworthia', tag: 'succulent' },
-      { name: 'Echeveria', tag: 'succulent' },
-      { name: 'Lithops' },
+      { name: 'Monstera', tag: 'aroid' },
+      { name: 'Snake Plant' },
+      { name: 'Fiddle Leaf Fig', tag: 'ficus' },
     ])
   })
 })
@@ -115,10 +121,7 @@ describe('regression: recorded pacts reached only the sandbox (issue 30)', () =>
 test('the provider-team guide shows exactly the state handlers verified here', () => {
   const blocks: string[] = []
   marked.walkTokens(marked.lexer(readFileSync(guide, 'utf8')), (token) => {
-    if (
-      token.type === 'code' &&
-      /\btitle=test\/contracts\/support\/provider-team-states\.ts\b/.test(token.lang ?? '')
-    ) {
+    if (token.type === 'code' && /\btitle=test\/pact\/support\/provider-team-states\.ts\b/.test(token.lang ?? '')) {
       blocks.push(`${(token as Tokens.Code).text}\n`)
     }
   })

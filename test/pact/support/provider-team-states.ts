@@ -1,5 +1,5 @@
 import type { VerifierOptions } from '@pact-foundation/pact'
-import type { TestData } from './independent-provider.ts'
+import type { TestData } from '../../support/independent-provider.ts'
 
 type Scope = 'plants:read' | 'plants:write'
 

@@ -57,7 +57,7 @@ export interface IndependentOutcome {
 
 /**
  * Verifies these pact sources against the independent Plant Store
- * (`independent-provider.ts`) with the provider team's state handlers, in a
+ * (`test/support/independent-provider.ts`) with the provider team's state handlers, in a
  * child process, so that the failures a test expects are not printed.
  *
  * @example
@@ -67,7 +67,7 @@ export async function verifyIndependentApart(pactUrls: readonly string[]): Promi
   const here = (name: string) => new URL(name, import.meta.url).href
   const { text, output } = await runApart(independentScript, [
     JSON.stringify(pactUrls),
-    here('./independent-provider.ts'),
+    here('../../support/independent-provider.ts'),
     here('./provider-team-states.ts'),
   ])
   const report = JSON.parse(text) as { interactionResults: Array<{ result: string }> }

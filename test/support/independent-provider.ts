@@ -1,14 +1,24 @@
 /**
- * A minimal Plant Store written from the contract alone, on `node:http`,
- * without any of plant-store-mock's code: the "independent implementation"
- * that must pass every conformance rule. It differs from the mock in every
- * incidental way the rules must not judge (message wording, header order and
- * case, extra `Allow` methods, CORS and unknown headers, `charset` on JSON
- * answers, field order in Error bodies).
+ * A Plant Store written from the contract alone, as another team would write
+ * theirs: plain `node:http`, nothing imported from `src/`, its own tokens and
+ * plants. The one independent implementation the project checks itself
+ * against, for both jobs:
  *
- * Each {@link Divergence} changes one behaviour against the contract, to
- * prove that the rule named after it catches it.
+ * - the conformance rules run against it (`test/conformance`): it must pass
+ *   every one, and each {@link Divergence} changes one behaviour against the
+ *   contract, to prove that the rule named after it catches it;
+ * - the committed pacts are verified against it (`test/pact/provider`) with a
+ *   provider team's state handlers, which set up its data through
+ *   {@link TestData}: a pact that only passes against the sandbox's fixture
+ *   world fails here.
+ *
+ * It differs from the mock in every incidental way the rules and pacts must
+ * not judge (message wording, header order and case, extra `Allow` methods,
+ * CORS and unknown headers, `charset` on JSON answers, field order in Error
+ * bodies). Adding an operation to the contract means answering it here too
+ * (docs/maintainers/adding-an-operation.md).
  */
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -42,19 +52,34 @@ export type Divergence =
   | 'status-422'
   | 'basic-challenge'
 
-interface Plant {
-  id: number
-  name: string
-  tag?: string
+/** A plant as this provider stores it. */
+export interface Plant {
+  readonly id: number
+  readonly name: string
+  readonly tag?: string
 }
 
-interface Token {
-  tenant: string
-  scopes: ReadonlyArray<'read' | 'write'>
-  expired?: boolean
+type Scope = 'plants:read' | 'plants:write'
+
+interface Caller {
+  readonly tenant: string
+  readonly scopes: readonly Scope[]
+  readonly expired?: boolean
 }
 
-export interface ReferenceProviderOptions {
+/** What a provider team's test set-up can do to this provider's data. */
+export interface TestData {
+  /** A new, empty tenant with a caller of these scopes; answers the tenant's id and the caller's token. */
+  newTenant(scopes: readonly Scope[]): { tenant: string; token: string }
+  /** Adds a plant to a tenant, replacing one with the same id. */
+  putPlant(tenant: string, plant: Plant): void
+  /** Removes the plant with this id from a tenant, if it holds one. */
+  removePlant(tenant: string, id: number): void
+  /** Forgets every tenant and token made since the start, and seeds the first ones again. */
+  reset(): void
+}
+
+export interface IndependentProviderOptions {
   /** What changes against the contract (nothing by default). */
   divergence?: Divergence
   /** Plants a tenant may hold (default 10,000). */
@@ -63,23 +88,30 @@ export interface ReferenceProviderOptions {
   delayMs?: number
 }
 
-/** The provider's tokens: tenant north (read-write, read-only, expired) and tenant south. */
-export const referenceTokens = {
+/** The provider, listening on a loopback port. */
+export interface IndependentProvider {
+  readonly url: string
+  readonly data: TestData
+  /** Every tenant's plants, serialized: equal before and after means nothing changed. */
+  state(): string
+  close(): Promise<void>
+}
+
+/**
+ * The tokens it starts with, in the roles a conformance run takes: tenant
+ * north (read-write, read-only, expired) and tenant south.
+ */
+export const independentTokens = {
   readWrite: 'north-gardener',
   readOnly: 'north-visitor',
   foreign: 'south-gardener',
   expired: 'north-gardener-2019',
 } as const
 
-export interface ReferenceProvider {
-  readonly url: string
-  /** Every tenant's plants, serialized: equal before and after means nothing changed. */
-  state(): string
-  close(): Promise<void>
-}
-
 const maxBodyBytes = 65536
 const maxId = Number.MAX_SAFE_INTEGER
+const realm = 'Bearer realm="plant-store"'
+const allScopes: readonly Scope[] = ['plants:read', 'plants:write']
 const jsonType = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i
 const token68 = /^[A-Za-z0-9\-._~+/]+=*$/
 
@@ -99,37 +131,64 @@ class Refusal {
 }
 
 /**
- * Starts the reference provider on 127.0.0.1 and a free port.
+ * Starts the independent Plant Store on 127.0.0.1 and a free port, with
+ * tenant north (three plants) and tenant south (one) and the
+ * {@link independentTokens}, not the fixture world.
  *
  * @example
- * const provider = await startReferenceProvider({ divergence: 'create-201' })
+ * const provider = await startIndependentProvider({ divergence: 'create-201' })
+ * const { token } = provider.data.newTenant(['plants:read'])
+ * await fetch(`${provider.url}/plants`, { headers: { authorization: `Bearer ${token}` } })
  */
-export async function startReferenceProvider(options: ReferenceProviderOptions = {}): Promise<ReferenceProvider> {
+export async function startIndependentProvider(options: IndependentProviderOptions = {}): Promise<IndependentProvider> {
   const broken = (divergence: Divergence) => options.divergence === divergence
   const quota = options.quota ?? 10_000
-  const tokens = new Map<string, Token>([
-    [referenceTokens.readWrite, { tenant: 'north', scopes: ['read', 'write'] }],
-    [referenceTokens.readOnly, { tenant: 'north', scopes: ['read'] }],
-    [referenceTokens.foreign, { tenant: 'south', scopes: ['read', 'write'] }],
-    [referenceTokens.expired, { tenant: 'north', scopes: ['read', 'write'], expired: true }],
-  ])
-  const gardens = new Map<string, Plant[]>([
-    [
-      'north',
-      [
-        { id: 1, name: 'Monstera', tag: 'aroid' },
-        { id: 2, name: 'Snake Plant' },
-        { id: 3, name: 'Fiddle Leaf Fig', tag: 'ficus' },
-      ],
-    ],
-    ['south', [{ id: 1, name: 'Cactus', tag: 'succulent' }]],
-  ])
+  const gardens = new Map<string, Plant[]>()
+  const tokens = new Map<string, Caller>()
+
+  function seed(): void {
+    gardens.clear()
+    tokens.clear()
+    gardens.set('north', [
+      { id: 1, name: 'Monstera', tag: 'aroid' },
+      { id: 2, name: 'Snake Plant' },
+      { id: 3, name: 'Fiddle Leaf Fig', tag: 'ficus' },
+    ])
+    gardens.set('south', [{ id: 1, name: 'Cactus', tag: 'succulent' }])
+    tokens.set(independentTokens.readWrite, { tenant: 'north', scopes: allScopes })
+    tokens.set(independentTokens.readOnly, { tenant: 'north', scopes: ['plants:read'] })
+    tokens.set(independentTokens.foreign, { tenant: 'south', scopes: allScopes })
+    tokens.set(independentTokens.expired, { tenant: 'north', scopes: allScopes, expired: true })
+  }
+  seed()
   const gardenOf = (tenant: string) => gardens.get(tenant) ?? []
+
+  const data: TestData = {
+    newTenant(scopes) {
+      const tenant = `t_${randomBytes(6).toString('hex')}`
+      const token = `tok_${randomBytes(16).toString('base64url')}`
+      gardens.set(tenant, [])
+      tokens.set(token, { tenant, scopes })
+      return { tenant, token }
+    },
+    putPlant(tenant, plant) {
+      const garden = gardens.get(tenant)
+      if (!garden) throw new Error(`no tenant ${tenant}`)
+      data.removePlant(tenant, plant.id)
+      garden.push(plant)
+    },
+    removePlant(tenant, id) {
+      const garden = gardenOf(tenant)
+      const index = garden.findIndex((plant) => plant.id === id)
+      if (index !== -1) garden.splice(index, 1)
+    },
+    reset: seed,
+  }
 
   function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
     const text = body === undefined ? '' : JSON.stringify(body)
     res.writeHead(status, {
-      'X-Served-By': 'reference-provider',
+      'X-Served-By': 'independent-provider',
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Expose-Headers': 'WWW-Authenticate, Allow',
       'Cache-Control': 'no-store',
@@ -149,9 +208,8 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
     send(res, wire, { message: broken('unnamed-fields') ? 'Bad request.' : message, error }, headers)
   }
 
-  function authenticate(req: IncomingMessage, scope: 'read' | 'write'): Token {
+  function authenticate(req: IncomingMessage, scope: Scope): Caller {
     const header = req.headers.authorization
-    const realm = 'Bearer realm="plant-store"'
     const [scheme = '', credentials = '', ...rest] = (header ?? '').split(' ')
     if (!header || scheme.toLowerCase() !== 'bearer') {
       throw new Refusal(401, 'Authentication required.', {
@@ -163,7 +221,7 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
       throw new Refusal(401, 'Token not valid.', { challenge: `${realm}, error="invalid_token"` })
     }
     if (!found.scopes.includes(scope) && !broken('scopes-ignored')) {
-      throw new Refusal(403, `Scope plants:${scope} required.`, { challenge: `${realm}, error="insufficient_scope"` })
+      throw new Refusal(403, `Scope ${scope} required.`, { challenge: `${realm}, error="insufficient_scope"` })
     }
     return found
   }
@@ -177,6 +235,15 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
       throw new Refusal(400, 'Query parameter limit: expected one integer between 0 and 2147483647.')
     }
     return Number(value)
+  }
+
+  function parsePathId(segment: string): number {
+    if (broken('lenient-path-ids')) return Number.parseInt(decodeURIComponent(segment), 10)
+    const id = Number(segment)
+    if (!/^-?\d+$/.test(segment) || Math.abs(id) > maxId) {
+      throw new Refusal(400, 'Path parameter id: integer required.')
+    }
+    return id
   }
 
   async function readBody(req: IncomingMessage): Promise<Buffer | 'too large'> {
@@ -201,11 +268,11 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
     }
     const { id, name, tag } = value as Record<string, unknown>
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Refusal(400, 'Field id: integer required.')
-    if (typeof name !== 'string' || name.length < 1 || name.length > 256) {
+    if (typeof name !== 'string' || name.length === 0 || [...name].length > 256) {
       throw new Refusal(400, 'Field name: 1-256 characters required.')
     }
     if (tag === null && broken('null-tag-refused')) throw new Refusal(400, 'Field tag: string required.')
-    if (tag !== undefined && tag !== null && (typeof tag !== 'string' || tag.length > 256)) {
+    if (tag !== undefined && tag !== null && (typeof tag !== 'string' || [...tag].length > 256)) {
       throw new Refusal(400, 'Field tag: at most 256 characters.')
     }
     const stored = broken('trimmed-names') ? name.trim() : name
@@ -215,8 +282,8 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
   const answerOf = ({ name, tag }: Plant) =>
     tag === undefined ? (broken('null-tags') ? { name, tag: null } : { name }) : { name, tag }
 
-  async function list(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
-    const { tenant } = authenticate(req, 'read')
+  function list(req: IncomingMessage, res: ServerResponse, query: string): void {
+    const { tenant } = authenticate(req, 'plants:read')
     const limit = parseLimit(query)
     let plants = broken('leaky-list') ? [...gardens.values()].flat() : [...gardenOf(tenant)]
     if (broken('newest-first')) plants.reverse()
@@ -225,7 +292,7 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
   }
 
   async function create(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { tenant } = authenticate(req, 'write')
+    const { tenant } = authenticate(req, 'plants:write')
     if (!broken('any-content-type') && !jsonType.test(req.headers['content-type'] ?? '')) {
       throw new Refusal(415, 'Send application/json.')
     }
@@ -236,11 +303,7 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
     const taken = broken('global-ids')
       ? [...gardens.values()].some((plants) => plants.some((p) => p.id === plant.id))
       : garden.some((p) => p.id === plant.id)
-    if (taken && broken('duplicate-overwrites'))
-      garden.splice(
-        garden.findIndex((p) => p.id === plant.id),
-        1,
-      )
+    if (taken && broken('duplicate-overwrites')) data.removePlant(tenant, plant.id)
     else if (taken) throw new Refusal(409, `Plant ${plant.id} exists.`)
     if (garden.length >= quota && !broken('quota-ignored')) throw new Refusal(507, 'Garden full.')
     garden.push(plant)
@@ -248,11 +311,8 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
   }
 
   function remove(req: IncomingMessage, res: ServerResponse, segment: string): void {
-    const { tenant } = authenticate(req, 'write')
-    const id = broken('lenient-path-ids') ? Number.parseInt(decodeURIComponent(segment), 10) : Number(segment)
-    if (!broken('lenient-path-ids') && (!/^-?\d+$/.test(segment) || Math.abs(id) > maxId)) {
-      throw new Refusal(400, 'Path parameter id: integer required.')
-    }
+    const { tenant } = authenticate(req, 'plants:write')
+    const id = parsePathId(segment)
     const garden = gardenOf(tenant)
     const index = garden.findIndex((plant) => plant.id === id)
     if (index === -1) {
@@ -308,6 +368,7 @@ export async function startReferenceProvider(options: ReferenceProviderOptions =
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    data,
     state: () => JSON.stringify([...gardens.entries()]),
     close: () =>
       new Promise<void>((resolve) => {
