@@ -124,6 +124,11 @@ export const contractDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/NewPlant"
+              },
+              "example": {
+                "id": 100,
+                "name": "Fern",
+                "tag": "fern"
               }
             }
           }

@@ -289,6 +289,13 @@ export interface operations {
         /** @description Plant to add to the store */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": 100,
+                 *       "name": "Fern",
+                 *       "tag": "fern"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPlant"];
             };
         };

@@ -18,6 +18,7 @@
 import { fixtureTokens } from '../../fixtures/world.ts'
 import { invalidPathIds } from '../../src/contract-testing/conformance/rules/delete.ts'
 import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
+import { operationRequests } from '../support/operation-requests.ts'
 
 export type Via = 'both' | 'sandbox' | 'raw'
 export type TenantId = 'acme' | 'globex' | 'initech'
@@ -57,6 +58,23 @@ function post(
   extra: Partial<HostileCase> = {},
 ): void {
   add(name, { method: 'POST', target: '/plants', headers: [W, json], body, status, ...extra })
+}
+
+/**
+ * Every operation of the contract but its HEADs (no body to check), as the
+ * contract writes it (path ids 1, which every tenant has; the request body's
+ * example): the sections below that hold every operation to the same rules
+ * (authorization, scopes, tenancy, path ids) send each of them, so a new
+ * operation is in the corpus by itself.
+ */
+const operations = operationRequests(1).filter(({ method }) => method !== 'HEAD')
+
+/** An operation's request with these headers (and `Content-Type: application/json` with its body). */
+function request(
+  { method, target, body }: (typeof operations)[number],
+  headers: ReadonlyArray<readonly [string, string]>,
+): Pick<HostileCase, 'method' | 'target' | 'headers' | 'body'> {
+  return body === undefined ? { method, target, headers } : { method, target, headers: [...headers, json], body }
 }
 
 const encoder = new TextEncoder()
@@ -104,15 +122,9 @@ const authVariants: Array<[string, ReadonlyArray<readonly [string, string]>, num
   ['a Proxy-Authorization header instead', [['proxy-authorization', `Bearer ${acme.write}`]], 401],
 ]
 for (const [what, headers, status] of authVariants) {
-  add(`lists with ${what}`, { method: 'GET', target: '/plants', headers, status })
-  add(`creates with ${what}`, {
-    method: 'POST',
-    target: '/plants',
-    headers: [...headers, json],
-    body: '{"id":100,"name":"Fern"}',
-    status,
-  })
-  add(`deletes with ${what}`, { method: 'DELETE', target: '/plants/1', headers, status })
+  for (const operation of operations) {
+    add(`${operation.method} ${operation.path} with ${what}`, { ...request(operation, headers), status })
+  }
 }
 add('lists with a lower-case bearer scheme', {
   method: 'GET',
@@ -126,36 +138,34 @@ add('lists with spaces between the scheme and the token', {
   headers: [['authorization', `Bearer    ${acme.read}`]],
   status: 200,
 })
-add('creates with a read-only token', {
-  method: 'POST',
-  target: '/plants',
-  headers: [R, json],
-  body: '{"id":100,"name":"Fern"}',
-  status: 403,
-})
-add('deletes with a read-only token', { method: 'DELETE', target: '/plants/1', headers: [R], status: 403 })
-add('deletes a missing id with a read-only token', {
-  method: 'DELETE',
-  target: '/plants/999',
-  headers: [R],
-  status: 403,
-})
+// A read-only token: a write is refused before anything else (even for an id the tenant lacks), a read answers.
+for (const operation of operations) {
+  const { method, path, writes, success, takesId } = operation
+  add(`${method} ${path} with a read-only token`, { ...request(operation, [R]), status: writes ? 403 : success })
+  if (takesId) {
+    add(`${method} ${path} of a missing id with a read-only token`, {
+      ...request(operation, [R]),
+      target: path.replaceAll(/\{\w+\}/g, '999'),
+      status: writes ? 403 : 404,
+    })
+  }
+}
 
 // ─── Tokens of other tenants ──────────────────────────────────────────────────
 // Every tenant has ids 1 to 5; 4242 exists nowhere, and acme's are acme's alone.
-add("deletes another tenant's id that the caller lacks", {
-  method: 'DELETE',
-  target: '/plants/4242',
-  headers: [bearer(globex.write)],
-  status: 404,
-})
-add('deletes its own id 1 with another tenant token, touching only that tenant', {
-  method: 'DELETE',
-  target: '/plants/1',
-  headers: [bearer(globex.write)],
-  status: 204,
-  changes: 'globex',
-})
+for (const operation of operations.filter(({ takesId }) => takesId)) {
+  const { method, path, success } = operation
+  add(`${method} ${path} of an id that exists in no tenant, with another tenant's token`, {
+    ...request(operation, [bearer(globex.write)]),
+    target: path.replaceAll(/\{\w+\}/g, '4242'),
+    status: 404,
+  })
+  add(`${method} ${path} of its own id 1 with another tenant's token, touching only that tenant`, {
+    ...request(operation, [bearer(globex.write)]),
+    status: success,
+    changes: 'globex',
+  })
+}
 add('creates id 1 with another tenant token: a conflict in that tenant only', {
   method: 'POST',
   target: '/plants',
@@ -268,10 +278,12 @@ for (const [what, query, status] of queries) {
 }
 
 // ─── Path ids ─────────────────────────────────────────────────────────────────
-const ids: Array<[string, number]> = [
-  ['1', 204],
-  ['00001', 204],
-  ['5', 204],
+// Each id with what every operation that takes one answers: `found` its success (the plant is the tenant's), or
+// a status; sent to each such operation of the contract.
+const ids: Array<[string, 'found' | number]> = [
+  ['1', 'found'],
+  ['00001', 'found'],
+  ['5', 'found'],
   ['6', 404],
   ['0', 404],
   ['-0', 404],
@@ -321,16 +333,22 @@ const ids: Array<[string, number]> = [
 ]
 // The invalid ids every suite sends (the conformance rule's), then the corpus's own, each once.
 const invalidIds = invalidPathIds(1).filter((segment) => !ids.some(([listed]) => listed === segment))
-for (const [segment, status] of [...ids, ...invalidIds.map((segment): [string, number] => [segment, 400])]) {
-  const shown = segment.length > 24 ? `${segment.slice(0, 12)}… (${segment.length} chars)` : JSON.stringify(segment)
-  add(`deletes the id ${shown}`, { method: 'DELETE', target: `/plants/${segment}`, headers: [W], status })
+for (const operation of operations.filter(({ takesId }) => takesId)) {
+  const { method, path, success } = operation
+  for (const [segment, answer] of [...ids, ...invalidIds.map((segment): [string, number] => [segment, 400])]) {
+    const shown = segment.length > 24 ? `${segment.slice(0, 12)}… (${segment.length} chars)` : JSON.stringify(segment)
+    add(`${method} ${path} with the id ${shown}`, {
+      ...request(operation, [W]),
+      target: path.replaceAll(/\{\w+\}/g, segment),
+      status: answer === 'found' ? success : answer,
+    })
+  }
+  add(`${method} ${path} with a query string after the id`, {
+    ...request(operation, [W]),
+    target: `${operation.target}?force=true`,
+    status: success,
+  })
 }
-add('deletes with a query string after the id', {
-  method: 'DELETE',
-  target: '/plants/1?force=true',
-  headers: [W],
-  status: 204,
-})
 
 // ─── Methods ──────────────────────────────────────────────────────────────────
 // Every method each path of the contract lacks (derived: a new operation changes this by itself), and one the
