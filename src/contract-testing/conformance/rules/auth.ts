@@ -1,5 +1,7 @@
 /** The rules of authentication (401 and its challenges) and of scopes (403). */
 import { isDeepStrictEqual } from 'node:util'
+import { type OpenApiDocument, operationsOf } from '../../../core/openapi.ts'
+import { contractDocument } from '../../../generated/contract-document.ts'
 import type { Probe } from '../exchange.ts'
 import { challenge, type Expectation, errorBody, json, status } from '../expectations.ts'
 import type { ConformanceRule, OwnPlant, RuleContext } from '../rule.ts'
@@ -8,18 +10,28 @@ import { expectListed, expectNotListed } from './support.ts'
 type Credentials = Pick<Probe, 'as' | 'authorization'>
 
 /**
- * Sends the three operations with these credentials (the delete aimed at a
- * plant of this run, the create with a fresh id) and expects each refused;
- * then checks that nothing was created and the plant is still there.
+ * Every operation of the contract but its HEADs (no body to check): its
+ * method, path template and whether it takes a body. Security is
+ * `bearerAuth` on every operation, so each is refused alike.
+ */
+const operations = operationsOf(contractDocument as unknown as OpenApiDocument)
+  .filter(({ method }) => method !== 'HEAD')
+  .map(({ method, path, operation }) => ({ method, path, body: operation.requestBody !== undefined }))
+
+/**
+ * Sends every operation of the contract with these credentials (those with
+ * a path id aimed at a plant of this run, those with a body with a fresh
+ * plant) and expects each refused; then checks that nothing was created and
+ * the plant is still there.
  */
 async function refusedEverywhere(context: RuleContext, credentials: Credentials, ...expected: Expectation[]) {
   const plant = await context.createPlant({ label: 'must stay', tag: 'kept' })
   const created = { id: context.freshId(), name: context.name('must not be created') }
-  const probes: Probe[] = [
-    { method: 'GET', path: '/plants' },
-    { method: 'POST', path: '/plants', json: created },
-    { method: 'DELETE', path: `/plants/${plant.id}` },
-  ]
+  const probes: Probe[] = operations.map(({ method, path, body }) => ({
+    method,
+    path: path.replaceAll(/\{\w+\}/g, String(plant.id)),
+    ...(body ? { json: created } : {}),
+  }))
   for (const probe of probes) context.expect(await context.send({ ...probe, ...credentials }), ...expected)
   await expectIntact(context, plant, created.name)
 }
