@@ -2,19 +2,22 @@
  * Every operation of the Plant Store contract (`contracts/openapi.yaml`) is
  * carried all the way through: the client calls it, the core answers it,
  * behaviour tests drive it through msw and over HTTP, a conformance rule
- * checks it, a Pact interaction pins it and the contract reference lists it,
- * unless an exemption below says why not. Adding an operation to the contract
+ * checks it, the independent Plant Store answers it, a Pact interaction pins
+ * it, the contract reference lists it and the changelog says it came, unless
+ * an exemption below says why not. Adding an operation to the contract
  * without the rest fails here, naming the step of
  * docs/maintainers/adding-an-operation.md that is missing.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { PlantStoreClient } from '../../src/client/index.ts'
 import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
 import { coreOperations, matchRoute, type OperationId } from '../../src/core/core.ts'
 import { contract } from '../../src/generated/contract.ts'
+import { type IndependentProvider, startIndependentProvider } from '../support/independent-provider.ts'
+import { operationRequests } from '../support/operation-requests.ts'
 
-type Part = 'client' | 'core' | 'behaviour test' | 'rule' | 'pact' | 'docs'
+type Part = 'client' | 'core' | 'behaviour test' | 'rule' | 'provider' | 'pact' | 'docs' | 'changelog'
 
 /** What an operation may go without, and why: a written exemption. */
 const exemptions: Readonly<Partial<Record<OperationId, Partial<Record<Part, string>>>>> = {
@@ -24,6 +27,7 @@ const exemptions: Readonly<Partial<Record<OperationId, Partial<Record<Part, stri
     'behaviour test': 'HEAD is its GET without the body: test/server/head.test.ts and list-lengths.test.ts drive it.',
     docs: 'The contract reference lists HEAD on the GET row ("and HEAD").',
     pact: 'The consumer never sends HEAD; the provider answers it as its GET (test/server/head.test.ts).',
+    changelog: 'HEAD is derived from GET: the changelog has "HEAD wherever GET works" (0.1.0).',
   },
 }
 
@@ -44,22 +48,54 @@ const behaviourTitles = readdirSync(new URL('../msw/', import.meta.url))
     ...readFileSync(new URL(`../msw/${file}`, import.meta.url), 'utf8').matchAll(/^describe\('([^']+)'/gm),
   ])
   .map(([, title]) => title)
-const names = (id: OperationId) => new RegExp(`\\b${id}\\b`)
+const startsWith = (id: OperationId) => new RegExp(`^${id}\\b`)
 
 /** The rows of the contract reference's operations table, each as written. */
 const documented = readFileSync(new URL('../../docs/reference/contract.md', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.startsWith('| `'))
 
+const changelog = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8')
+
+/** The independent Plant Store (test/support/independent-provider.ts), which conformance and Pact check against. */
+let independent: IndependentProvider
+beforeAll(async () => {
+  independent = await startIndependentProvider()
+})
+afterAll(() => independent.close())
+
+/**
+ * Whether the independent Plant Store answers an operation: its request (path
+ * ids 1, the body's example) in a fresh tenant that holds plant 1 answers the
+ * operation's success status, not a 405 or a 404 for a path it lacks.
+ */
+async function answeredByIndependent(id: OperationId): Promise<boolean> {
+  const request = operationRequests(1).find(({ operationId }) => operationId === id)
+  if (!request) return false
+  const { tenant, token } = independent.data.newTenant(['plants:read', 'plants:write'])
+  independent.data.putPlant(tenant, { id: 1, name: 'Probe' })
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
+  if (request.body !== undefined) headers['content-type'] = 'application/json'
+  const answer = await fetch(`${independent.url}${request.target}`, {
+    method: request.method,
+    headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  })
+  await answer.arrayBuffer()
+  return answer.status === request.success
+}
+
 /** Whether each part is there for an operation. */
-const present: Record<Part, (id: OperationId) => boolean> = {
+const present: Record<Part, (id: OperationId) => boolean | Promise<boolean>> = {
   client: (id) => typeof (PlantStoreClient.prototype as unknown as Record<string, unknown>)[id] === 'function',
   core: (id) => coreOperations.includes(id),
   'behaviour test': (id) => {
     const { method, path } = contract.operations[id]
     return behaviourTitles.includes(`${method} ${path}`)
   },
-  rule: (id) => conformanceRules.some(({ clause }) => names(id).test(clause)),
+  // A rule of its own, whose clause starts with the operationId; the cross-cutting rules name every operation.
+  rule: (id) => conformanceRules.some(({ clause }) => startsWith(id).test(clause)),
+  provider: answeredByIndependent,
   pact: (id) =>
     interactions.some(
       ({ method, path }) =>
@@ -70,6 +106,10 @@ const present: Record<Part, (id: OperationId) => boolean> = {
     const { method, path } = contract.operations[id]
     return documented.some((row) => row.startsWith(`| \`${method} ${path}`))
   },
+  changelog: (id) => {
+    const { method, path } = contract.operations[id]
+    return changelog.includes(`\`${method} ${path}\``)
+  },
 }
 
 /** What to do when a part is missing: the step of docs/maintainers/adding-an-operation.md. */
@@ -77,20 +117,22 @@ const nextStep: Record<Part, string> = {
   client: 'step 1: run npm run generate (the client method is generated from the contract)',
   core: "step 2: add the operation's handler to the operations table of src/core/core.ts",
   'behaviour test': "step 3: a describe('METHOD /path') block of behaviour tests under test/msw/",
-  rule: 'step 4: a conformance rule whose clause names the operation (src/contract-testing/conformance/rules/)',
-  pact: 'step 5: a Pact interaction (test/pact/consumer/), then npm test rewrites contracts/pacts/',
-  docs: 'step 6: a row in the operations table of docs/reference/contract.md, starting with `METHOD /path`',
+  rule: 'step 4: a conformance rule whose clause starts with the operationId (src/contract-testing/conformance/rules/)',
+  provider: 'step 5: answer the operation in the independent Plant Store (test/support/independent-provider.ts)',
+  pact: 'step 6: a Pact interaction (test/pact/consumer/), then npm test rewrites contracts/pacts/',
+  docs: 'step 7: a row in the operations table of docs/reference/contract.md, starting with `METHOD /path`',
+  changelog: 'step 7: a line in CHANGELOG.md that names `METHOD /path` as the contract writes it',
 }
 
 const operationIds = Object.keys(contract.operations) as OperationId[]
 const parts = Object.keys(present) as Part[]
 
 describe.each(operationIds)('the contract operation %s', (id) => {
-  test.each(parts)('has its %s part, or a written exemption', (part) => {
+  test.each(parts)('has its %s part, or a written exemption', async (part) => {
     const exemption = exemptions[id]?.[part]
     if (exemption === undefined) {
       expect(
-        present[part](id),
+        await present[part](id),
         `${id} has no ${part} part and no exemption for it; next: ${nextStep[part]} (docs/maintainers/adding-an-operation.md)`,
       ).toBe(true)
     } else {
@@ -99,11 +141,11 @@ describe.each(operationIds)('the contract operation %s', (id) => {
   })
 })
 
-test('has no exemption for an operation the contract does not have, or for a part that is there', () => {
+test('has no exemption for an operation the contract does not have, or for a part that is there', async () => {
   for (const [id, exempt] of Object.entries(exemptions)) {
     expect(operationIds, `exemption for ${id}`).toContain(id)
     for (const part of Object.keys(exempt ?? {}) as Part[]) {
-      expect(present[part](id as OperationId), `${id} has its ${part} part: drop the exemption`).toBe(false)
+      expect(await present[part](id as OperationId), `${id} has its ${part} part: drop the exemption`).toBe(false)
     }
   }
 })

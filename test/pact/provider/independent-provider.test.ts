@@ -34,7 +34,10 @@ beforeAll(async () => {
 })
 afterAll(() => provider.close())
 
-/** How many interactions the Verifier verified, from its JSON report; throws with the report when one failed. */
+/**
+ * How many interactions the Verifier verified, from its JSON report; throws with the report when one failed,
+ * naming the step of docs/maintainers/adding-an-operation.md that a new operation's interaction needs.
+ */
 async function verify(pactUrls: string[]): Promise<number> {
   const output = await new Verifier({
     provider: providerName,
@@ -42,7 +45,13 @@ async function verify(pactUrls: string[]): Promise<number> {
     pactUrls,
     logLevel: 'warn',
     stateHandlers: plantStoreStates(provider.data),
-  }).verifyProvider()
+  })
+    .verifyProvider()
+    .catch((error: unknown) => {
+      throw new Error(
+        `The independent Plant Store fails interactions of the pact; for a new operation, next: answer it there (step 5 of docs/maintainers/adding-an-operation.md, test/support/independent-provider.ts). ${error instanceof Error ? error.message : String(error)}`,
+      )
+    })
   const report = JSON.parse(String(output)) as { interactionResults: Array<{ result: string }> }
   return report.interactionResults.filter(({ result }) => result === 'OK').length
 }
