@@ -19,10 +19,9 @@ export interface CreateHandlersOptions extends PlantStoreMockOptions {
 
 /**
  * Creates the msw request handlers of the Plant Store: one per operation of
- * the contract (`GET`/`HEAD /plants`, `POST /plants`, `DELETE /plants/{id}`),
- * with every rule of the contract (auth, validation, tenancy, Error bodies)
- * applied by the shared core, and CORS (preflights, headers) as the sandbox
- * answers it.
+ * the contract (`HEAD` wherever `GET` is), with every rule of the contract
+ * (auth, validation, tenancy, Error bodies) applied by the shared core, and
+ * CORS (preflights, headers) as the sandbox answers it.
  *
  * @example
  * import { setupServer } from 'msw/node'
