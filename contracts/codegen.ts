@@ -25,6 +25,7 @@ import {
   resolve,
   type SchemaObject,
 } from '../src/core/openapi.ts'
+import { generateAnswers } from './codegen-answers.ts'
 
 const contractUrl = new URL('./openapi.yaml', import.meta.url)
 const sandboxContractUrl = new URL('./sandbox.openapi.yaml', import.meta.url)
@@ -129,6 +130,7 @@ export async function generate(): Promise<Record<string, string>> {
     }),
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
+    'contract-answers.ts': generateAnswers(document),
     'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
 }
