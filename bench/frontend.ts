@@ -19,7 +19,9 @@
  * Run with `npm run bench:frontend` (a few minutes: it packs, installs from
  * the npm cache, and installs `vitest` and `jsdom` into both projects).
  * `--quick` takes fewer rounds and skips the Vitest suite; `--tarball <file>`
- * measures that tarball instead of packing this checkout (before/after).
+ * measures that tarball instead of packing this checkout (before/after);
+ * `--browser-only` installs the tarball and msw into one project and prints
+ * the browser entry's figure alone (4.), in seconds rather than minutes.
  */
 import { execFile, spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
@@ -31,6 +33,7 @@ import { median } from './median.ts'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 const quick = process.argv.includes('--quick')
+const browserOnly = process.argv.includes('--browser-only')
 const manifest = (await import('../package.json', { with: { type: 'json' } })).default as {
   devDependencies: Record<string, string>
 }
@@ -78,130 +81,11 @@ async function packageCount(app: string): Promise<number> {
   return listed.trim().split('\n').length - 1
 }
 
-const work = await mkdtemp(join(tmpdir(), 'psm-frontend-bench-'))
-try {
-  console.log('Frontend bench: from the packed tarball, in fresh projects beside msw alone')
-
-  // The tarball as npm publishes it (`prepack` builds the entries and the bin), or another one to compare.
-  const given = process.argv.indexOf('--tarball')
-  const tarball =
-    given === -1
-      ? join(
-          work,
-          (
-            JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], projectRoot)) as {
-              filename: string
-            }[]
-          )[0]!.filename,
-        )
-      : resolve(process.argv[given + 1]!)
-  const tarballBytes = (await stat(tarball)).size
-
-  const floorApp = join(work, 'msw-only')
-  const mockApp = join(work, 'with-mock')
-  for (const app of [floorApp, mockApp]) {
-    await mkdir(app)
-    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
-  }
-  await run('npm', [...npmInstall, `msw@${manifest.devDependencies.msw}`], floorApp)
-  await run('npm', [...npmInstall, tarball, `msw@${manifest.devDependencies.msw}`], mockApp)
-
-  // 1. The install.
-  const [floorPackages, mockPackages] = [await packageCount(floorApp), await packageCount(mockApp)]
-  const [floorBytes, mockBytes] = [
-    await folderBytes(join(floorApp, 'node_modules')),
-    await folderBytes(join(mockApp, 'node_modules')),
-  ]
-  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
-  console.log(`\nInstall (${tarball}: ${(tarballBytes / 1e6).toFixed(2)} MB packed):`)
-  row(
-    '`npm i plant-store-mock msw`: packages beyond msw alone',
-    `+${mockPackages - floorPackages} (${mockPackages})`,
-    `${floorPackages}`,
-    '≤ +15',
-    mockPackages - floorPackages <= 15,
-  )
-  row(
-    '`npm i plant-store-mock msw`: on disk beyond msw alone',
-    `+${mb(mockBytes - floorBytes)}`,
-    mb(floorBytes),
-    '≤ +25 MB',
-    mockBytes - floorBytes <= 25e6,
-  )
-
-  // 2. Import + set-up + first answer, fresh processes, alternated.
-  const plantsUrl = 'https://api.example.com/plants?limit=2'
-  const floorScript = `import { http, HttpResponse } from 'msw'
-import { setupServer } from 'msw/node'
-const server = setupServer(http.get('https://api.example.com/plants', () => HttpResponse.json([{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }])))
-server.listen({ onUnhandledFrame: 'error' })
-const response = await fetch('${plantsUrl}', { headers: { authorization: 'Bearer psm_acme_read' } })
-if ((await response.json()).length !== 2) process.exit(1)
-server.close()
-`
-  const mockScript = `import { setupPlantStoreServer } from 'plant-store-mock/node'
-const { server } = setupPlantStoreServer()
-server.listen({ onUnhandledFrame: 'error' })
-const response = await fetch('${plantsUrl}', { headers: { authorization: 'Bearer psm_acme_read' } })
-if ((await response.json()).length !== 2) process.exit(1)
-server.close()
-`
-  await writeFile(join(floorApp, 'first-answer.mjs'), floorScript)
-  await writeFile(join(mockApp, 'first-answer.mjs'), mockScript)
-  // Counts the files Node loads (not its built-ins), printed at exit.
-  const counter = join(work, 'count-modules.mjs')
-  await writeFile(
-    counter,
-    `import { registerHooks } from 'node:module'
-let count = 0
-registerHooks({ load(url, context, next) { if (!url.startsWith('node:')) count++; return next(url, context) } })
-process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
-`,
-  )
-  const once = (app: string, args: string[] = []) =>
-    new Promise<{ ms: number; stderr: string }>((resolve, reject) => {
-      const started = performance.now()
-      const child = spawn(process.execPath, [...args, 'first-answer.mjs'], {
-        cwd: app,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      })
-      let stderr = ''
-      child.stderr.on('data', (chunk) => (stderr += chunk))
-      child.on('exit', (code) =>
-        code === 0
-          ? resolve({ ms: performance.now() - started, stderr })
-          : reject(new Error(`exit ${code}: ${stderr}`)),
-      )
-    })
-  const rounds = quick ? 5 : 15
-  const times = { floor: [] as number[], mock: [] as number[] }
-  await once(floorApp)
-  await once(mockApp)
-  for (let i = 0; i < rounds; i++) {
-    times.floor.push((await once(floorApp)).ms)
-    times.mock.push((await once(mockApp)).ms)
-  }
-  const modules = async (app: string) =>
-    Number(/modules:(\d+)/.exec((await once(app, ['--import', counter])).stderr)?.[1])
-  const [floorModules, mockModules] = [await modules(floorApp), await modules(mockApp)]
-  const [floorMs, mockMs] = [median(times.floor), median(times.mock)]
-  console.log(`\nImport + set-up + one answered fetch, fresh \`node\` processes, medians of ${rounds}, alternated:`)
-  row(
-    '`plant-store-mock/node`: setupPlantStoreServer() + fetch',
-    `${mockMs.toFixed(0)} ms (${(mockMs / floorMs).toFixed(2)}×)`,
-    `${floorMs.toFixed(0)} ms`,
-    '≤ 1.25×',
-    mockMs / floorMs <= 1.25,
-  )
-  row(
-    'modules (files) that run loads, msw’s included',
-    String(mockModules),
-    String(floorModules),
-    '≤ 120',
-    mockModules <= 120,
-  )
-
-  // 4. The browser entry, bundled and minified, gzipped.
+/**
+ * 4. The README's browser entry bundled and minified by rolldown in `app` (where the tarball and msw are
+ * installed), gzipped: what the worker's start loads beyond msw's own `setupWorker` entry built the same way.
+ */
+async function browserEntryFigure(app: string): Promise<void> {
   const { build } = await import('rolldown')
   const browserEntries = {
     floor: `const { setupWorker } = await import('msw/browser')\nawait setupWorker().start()\n`,
@@ -211,11 +95,11 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
   // chunks only some later call imports (faker for generated plants) are counted apart.
   const gzipped: Record<string, { eager: number; onDemand: number }> = {}
   for (const [name, code] of Object.entries(browserEntries)) {
-    const entry = join(mockApp, `browser-${name}.js`)
+    const entry = join(app, `browser-${name}.js`)
     await writeFile(entry, code)
     const output = await build({
       input: entry,
-      cwd: mockApp,
+      cwd: app,
       platform: 'browser',
       logLevel: 'silent',
       write: false,
@@ -248,27 +132,157 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
     beyond <= 40e3,
   )
   console.log(`  (and ${kb(gzipped.mock!.onDemand)} more in chunks loaded only on demand)`)
+}
 
-  // 3. Twenty small Vitest files in jsdom: the README's set-up against one static handler.
-  if (!quick) {
-    const tooling = [`vitest@${manifest.devDependencies.vitest}`, 'jsdom']
-    const installed = await Promise.all(
-      [floorApp, mockApp].map((app) =>
-        run('npm', [...npmInstall, '-D', ...tooling], app).then(
-          () => true,
-          () => false,
-        ),
-      ),
+const work = await mkdtemp(join(tmpdir(), 'psm-frontend-bench-'))
+try {
+  console.log('Frontend bench: from the packed tarball, in fresh projects beside msw alone')
+
+  // The tarball as npm publishes it (`prepack` builds the entries and the bin), or another one to compare.
+  const given = process.argv.indexOf('--tarball')
+  const tarball =
+    given === -1
+      ? join(
+          work,
+          (
+            JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], projectRoot)) as {
+              filename: string
+            }[]
+          )[0]!.filename,
+        )
+      : resolve(process.argv[given + 1]!)
+  const tarballBytes = (await stat(tarball)).size
+
+  const floorApp = join(work, 'msw-only')
+  const mockApp = join(work, 'with-mock')
+  for (const app of browserOnly ? [mockApp] : [floorApp, mockApp]) {
+    await mkdir(app)
+    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
+  }
+  await run('npm', [...npmInstall, tarball, `msw@${manifest.devDependencies.msw}`], mockApp)
+  if (browserOnly) {
+    console.log(`(${tarball}: ${(tarballBytes / 1e6).toFixed(2)} MB packed; --browser-only)`)
+    await browserEntryFigure(mockApp)
+  } else {
+    await run('npm', [...npmInstall, `msw@${manifest.devDependencies.msw}`], floorApp)
+
+    // 1. The install.
+    const [floorPackages, mockPackages] = [await packageCount(floorApp), await packageCount(mockApp)]
+    const [floorBytes, mockBytes] = [
+      await folderBytes(join(floorApp, 'node_modules')),
+      await folderBytes(join(mockApp, 'node_modules')),
+    ]
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
+    console.log(`\nInstall (${tarball}: ${(tarballBytes / 1e6).toFixed(2)} MB packed):`)
+    row(
+      '`npm i plant-store-mock msw`: packages beyond msw alone',
+      `+${mockPackages - floorPackages} (${mockPackages})`,
+      `${floorPackages}`,
+      '≤ +15',
+      mockPackages - floorPackages <= 15,
     )
-    if (installed.includes(false)) {
-      console.error(
-        'bench:frontend: cannot install vitest and jsdom into the temporary projects (npm registry or cache needed)',
-      )
-      process.exitCode = 2
-      throw new Error('skipped')
+    row(
+      '`npm i plant-store-mock msw`: on disk beyond msw alone',
+      `+${mb(mockBytes - floorBytes)}`,
+      mb(floorBytes),
+      '≤ +25 MB',
+      mockBytes - floorBytes <= 25e6,
+    )
+
+    // 2. Import + set-up + first answer, fresh processes, alternated.
+    const plantsUrl = 'https://api.example.com/plants?limit=2'
+    const floorScript = `import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+const server = setupServer(http.get('https://api.example.com/plants', () => HttpResponse.json([{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }])))
+server.listen({ onUnhandledFrame: 'error' })
+const response = await fetch('${plantsUrl}', { headers: { authorization: 'Bearer psm_acme_read' } })
+if ((await response.json()).length !== 2) process.exit(1)
+server.close()
+`
+    const mockScript = `import { setupPlantStoreServer } from 'plant-store-mock/node'
+const { server } = setupPlantStoreServer()
+server.listen({ onUnhandledFrame: 'error' })
+const response = await fetch('${plantsUrl}', { headers: { authorization: 'Bearer psm_acme_read' } })
+if ((await response.json()).length !== 2) process.exit(1)
+server.close()
+`
+    await writeFile(join(floorApp, 'first-answer.mjs'), floorScript)
+    await writeFile(join(mockApp, 'first-answer.mjs'), mockScript)
+    // Counts the files Node loads (not its built-ins), printed at exit.
+    const counter = join(work, 'count-modules.mjs')
+    await writeFile(
+      counter,
+      `import { registerHooks } from 'node:module'
+let count = 0
+registerHooks({ load(url, context, next) { if (!url.startsWith('node:')) count++; return next(url, context) } })
+process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
+`,
+    )
+    const once = (app: string, args: string[] = []) =>
+      new Promise<{ ms: number; stderr: string }>((resolve, reject) => {
+        const started = performance.now()
+        const child = spawn(process.execPath, [...args, 'first-answer.mjs'], {
+          cwd: app,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        })
+        let stderr = ''
+        child.stderr.on('data', (chunk) => (stderr += chunk))
+        child.on('exit', (code) =>
+          code === 0
+            ? resolve({ ms: performance.now() - started, stderr })
+            : reject(new Error(`exit ${code}: ${stderr}`)),
+        )
+      })
+    const rounds = quick ? 5 : 15
+    const times = { floor: [] as number[], mock: [] as number[] }
+    await once(floorApp)
+    await once(mockApp)
+    for (let i = 0; i < rounds; i++) {
+      times.floor.push((await once(floorApp)).ms)
+      times.mock.push((await once(mockApp)).ms)
     }
-    const setups = {
-      floor: `import { http, HttpResponse } from 'msw'
+    const modules = async (app: string) =>
+      Number(/modules:(\d+)/.exec((await once(app, ['--import', counter])).stderr)?.[1])
+    const [floorModules, mockModules] = [await modules(floorApp), await modules(mockApp)]
+    const [floorMs, mockMs] = [median(times.floor), median(times.mock)]
+    console.log(`\nImport + set-up + one answered fetch, fresh \`node\` processes, medians of ${rounds}, alternated:`)
+    row(
+      '`plant-store-mock/node`: setupPlantStoreServer() + fetch',
+      `${mockMs.toFixed(0)} ms (${(mockMs / floorMs).toFixed(2)}×)`,
+      `${floorMs.toFixed(0)} ms`,
+      '≤ 1.25×',
+      mockMs / floorMs <= 1.25,
+    )
+    row(
+      'modules (files) that run loads, msw’s included',
+      String(mockModules),
+      String(floorModules),
+      '≤ 120',
+      mockModules <= 120,
+    )
+
+    await browserEntryFigure(mockApp)
+
+    // 3. Twenty small Vitest files in jsdom: the README's set-up against one static handler.
+    if (!quick) {
+      const tooling = [`vitest@${manifest.devDependencies.vitest}`, 'jsdom']
+      const installed = await Promise.all(
+        [floorApp, mockApp].map((app) =>
+          run('npm', [...npmInstall, '-D', ...tooling], app).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      )
+      if (installed.includes(false)) {
+        console.error(
+          'bench:frontend: cannot install vitest and jsdom into the temporary projects (npm registry or cache needed)',
+        )
+        process.exitCode = 2
+        throw new Error('skipped')
+      }
+      const setups = {
+        floor: `import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 export const server = setupServer(http.get('https://api.example.com/plants', () => HttpResponse.json([{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }])))
@@ -276,7 +290,7 @@ beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 `,
-      mock: `import { setupPlantStoreServer } from 'plant-store-mock/node'
+        mock: `import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 export const { server, store } = setupPlantStoreServer()
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
@@ -286,8 +300,8 @@ afterEach(async () => {
 })
 afterAll(() => server.close())
 `,
-    }
-    const testFile = `import { expect, test } from 'vitest'
+      }
+      const testFile = `import { expect, test } from 'vitest'
 import './setup.js'
 for (let i = 1; i <= 6; i++) {
   test('lists two plants, ' + i, async () => {
@@ -296,36 +310,37 @@ for (let i = 1; i <= 6; i++) {
   })
 }
 `
-    for (const [name, app] of [
-      ['floor', floorApp],
-      ['mock', mockApp],
-    ] as const) {
-      await mkdir(join(app, 'test'))
-      await writeFile(join(app, 'test', 'setup.ts'), setups[name])
-      for (let i = 1; i <= 20; i++) await writeFile(join(app, 'test', `plants-${i}.test.ts`), testFile)
-      await writeFile(join(app, 'vitest.config.mjs'), `export default { test: { environment: 'jsdom' } }\n`)
+      for (const [name, app] of [
+        ['floor', floorApp],
+        ['mock', mockApp],
+      ] as const) {
+        await mkdir(join(app, 'test'))
+        await writeFile(join(app, 'test', 'setup.ts'), setups[name])
+        for (let i = 1; i <= 20; i++) await writeFile(join(app, 'test', `plants-${i}.test.ts`), testFile)
+        await writeFile(join(app, 'vitest.config.mjs'), `export default { test: { environment: 'jsdom' } }\n`)
+      }
+      const suite = async (app: string) => {
+        const started = performance.now()
+        await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], app)
+        return performance.now() - started
+      }
+      await suite(floorApp)
+      await suite(mockApp)
+      const suites = { floor: [] as number[], mock: [] as number[] }
+      for (let i = 0; i < 3; i++) {
+        suites.floor.push(await suite(floorApp))
+        suites.mock.push(await suite(mockApp))
+      }
+      const [floorSuite, mockSuite] = [median(suites.floor), median(suites.mock)]
+      console.log('\n20 Vitest files in jsdom, 120 fetches, `vitest run` wall time, medians of 3, alternated:')
+      row(
+        'the README’s set-up (setupPlantStoreServer, store.reset)',
+        `${(mockSuite / 1000).toFixed(1)} s (${(mockSuite / floorSuite).toFixed(2)}×)`,
+        `${(floorSuite / 1000).toFixed(1)} s`,
+        '≤ 1.04×',
+        mockSuite / floorSuite <= 1.04,
+      )
     }
-    const suite = async (app: string) => {
-      const started = performance.now()
-      await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], app)
-      return performance.now() - started
-    }
-    await suite(floorApp)
-    await suite(mockApp)
-    const suites = { floor: [] as number[], mock: [] as number[] }
-    for (let i = 0; i < 3; i++) {
-      suites.floor.push(await suite(floorApp))
-      suites.mock.push(await suite(mockApp))
-    }
-    const [floorSuite, mockSuite] = [median(suites.floor), median(suites.mock)]
-    console.log('\n20 Vitest files in jsdom, 120 fetches, `vitest run` wall time, medians of 3, alternated:')
-    row(
-      'the README’s set-up (setupPlantStoreServer, store.reset)',
-      `${(mockSuite / 1000).toFixed(1)} s (${(mockSuite / floorSuite).toFixed(2)}×)`,
-      `${(floorSuite / 1000).toFixed(1)} s`,
-      '≤ 1.04×',
-      mockSuite / floorSuite <= 1.04,
-    )
   }
 } catch (error) {
   if (process.exitCode !== 2) throw error

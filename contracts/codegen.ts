@@ -19,11 +19,13 @@ import {
   atPointer,
   type ContractOperation,
   type OpenApiDocument,
+  type OperationObject,
   operationsOf,
   type ResponseObject,
   resolve,
   type SchemaObject,
 } from '../src/core/openapi.ts'
+import { generateAnswers } from './codegen-answers.ts'
 import { fillPlantStoreRoutes } from './sandbox-routes.ts'
 
 const contractUrl = new URL('./openapi.yaml', import.meta.url)
@@ -111,80 +113,152 @@ export async function generate(): Promise<Record<string, string>> {
 
   return {
     ...(await generateSandbox(document)),
-    'plant-store-client.ts': generateClient(document, operations),
+    'plant-store-client.ts': generateClient(document, {
+      className: 'PlantStoreClient',
+      optionsName: 'PlantStoreClientOptions',
+      contractFile: 'contracts/openapi.yaml',
+      typesModule: './openapi.ts',
+      doc: [
+        'A small typed client of the Plant Store API: one method per operation of',
+        '`contracts/openapi.yaml`, its types generated from it. It is what the',
+        'example app and the Pact consumer tests drive.',
+        '',
+        '@example',
+        "const client = new PlantStoreClient({ baseUrl: 'http://127.0.0.1:4010', token: 'psm_acme_write' })",
+        "await client.addPlant({ id: 100, name: 'Fern', tag: 'fern' })",
+        'const plants = await client.listPlants({ limit: 10 })',
+      ],
+    }),
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
+    'contract-answers.ts': generateAnswers(document),
     'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
 }
 
+/** The generated clients' private helpers, each emitted only where a method uses it. */
+const tokenMethod = `  #token(scopes: readonly string[]): string | undefined {
+    const { token } = this.#options
+    return typeof token === 'function' ? token(scopes) : token
+  }`
+
+const headersMethod = `  #headers(headers: Record<string, string | undefined>): Record<string, string> {
+    return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined))
+  }`
+
+/** What a generated client is: its class, its options' name, and the words of its doc comment. */
+interface ClientSpec {
+  readonly className: string
+  readonly optionsName: string
+  /** The contract it comes from, for the banner and the doc comments: `contracts/openapi.yaml`. */
+  readonly contractFile: string
+  /** The generated types it imports: `./openapi.ts`. */
+  readonly typesModule: string
+  /** The class's doc comment, a line each (without the comment's stars). */
+  readonly doc: readonly string[]
+}
+
 /**
- * `PlantStoreClient`, one method per operation of the contract (HEADs aside:
- * they answer no body), named by its operationId: the path parameters in
- * path order, then the body when the operation takes one, then the query
- * when it has one (optional). The types are openapi-typescript's; the
- * requests go through the one `contractRequest` of `src/client/request.ts`.
+ * A client class, one method per operation of the contract named by its
+ * operationId, except HEADs (they answer no body) and operations whose answer
+ * is not JSON (the inspector's event stream). Each method takes the path
+ * parameters in path order, then the body when the operation takes one
+ * (optional when the contract says so), then the query when it has one. The
+ * operation's security decides what it sends: the bearer token (chosen by the
+ * scopes it needs) for `bearerAuth`, the option of an API-key scheme's name in
+ * that header (`adminKey` → `X-Admin-Key`). The types are openapi-typescript's;
+ * the requests go through the one `contractRequest` of `src/client/request.ts`.
  */
-function generateClient(document: OpenApiDocument, operations: readonly ContractOperation[]): string {
-  const methods = operations
-    .filter(({ method }) => method !== 'HEAD')
-    .map(({ operationId, method, path, operation, parameters }) => {
+function generateClient(document: OpenApiDocument, spec: ClientSpec): string {
+  const schemes = (document.components?.securitySchemes ?? {}) as Record<
+    string,
+    { readonly type: string; readonly in?: string; readonly name?: string; readonly description?: string }
+  >
+  const apiKeys = Object.entries(schemes).filter(([, scheme]) => scheme.type === 'apiKey' && scheme.in === 'header')
+  const answersJson = (operation: OperationObject) =>
+    Object.entries(operation.responses)
+      .filter(([status]) => /^2\d\d$/.test(status))
+      .every(([, response]) =>
+        Object.keys(resolve<ResponseObject>(document, response).content ?? {}).every(
+          (type) => type === 'application/json',
+        ),
+      )
+  const methods = operationsOf(document)
+    .filter(({ method, operation }) => method !== 'HEAD' && answersJson(operation))
+    .map(({ operationId, method, path, operation, parameters, scopes, security }) => {
       const op = `operations['${operationId}']`
       const pathNames = parameters.filter((p) => p.in === 'path').map(({ name }) => name)
-      const hasQuery = parameters.some((p) => p.in === 'query')
-      const hasBody = operation.requestBody !== undefined
+      const query = parameters.filter((p) => p.in === 'query')
+      const body = operation.requestBody === undefined ? undefined : resolve(document, operation.requestBody)
       const success = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status))
       const answersBody = success.some(
         (status) => resolve<ResponseObject>(document, operation.responses[status] as ResponseObject).content,
       )
+      const bodyType = `NonNullable<${op}['requestBody']>['content']['application/json']`
+      const queryType = `NonNullable<${op}['parameters']['query']>`
       const args = [
         ...pathNames.map((name) => `${name}: ${op}['parameters']['path']['${name}']`),
-        ...(hasBody ? [`body: NonNullable<${op}['requestBody']>['content']['application/json']`] : []),
-        ...(hasQuery ? [`query: NonNullable<${op}['parameters']['query']> = {}`] : []),
+        ...(body ? [body.required ? `body: ${bodyType}` : `body?: ${bodyType}`] : []),
+        ...(query.length > 0 ? [`query: ${queryType}${query.some((p) => p.required) ? '' : ' = {}'}`] : []),
       ]
+      const keys = apiKeys.filter(([name]) => security.includes(name))
       const request = [
         ...(pathNames.length > 0 ? [`path: { ${pathNames.join(', ')} }`] : []),
-        ...(hasBody ? ['body'] : []),
-        ...(hasQuery ? ['query'] : []),
-        'token: this.#token()',
-      ].join(', ')
-      const call = `send(this.#options, '${method.toLowerCase()}', '${path}', { ${request} })`
+        ...(body ? ['body'] : []),
+        ...(query.length > 0 ? ['query'] : []),
+        ...(security.includes('bearerAuth')
+          ? [`token: this.#token([${scopes.map((scope) => `'${scope}'`).join(', ')}])`]
+          : []),
+        ...(keys.length > 0
+          ? [
+              `headers: this.#headers({ ${keys.map(([name, { name: header }]) => `'${header}': this.#options.${name}`).join(', ')} })`,
+            ]
+          : []),
+      ]
+      const call = `send(this.#options, '${method.toLowerCase()}', '${path}', ${request.length > 0 ? `{ ${request.join(', ')} }` : '{}'})`
       const summary = operation.summary ? `: ${operation.summary}` : ''
-      const body = answersBody
+      const text = answersBody
         ? `  ${operationId}(${args.join(', ')}): Promise<AnswerOf<${op}>> {\n    return ${call}\n  }`
         : `  async ${operationId}(${args.join(', ')}): Promise<void> {\n    await ${call}\n  }`
-      return `  /** \`${method} ${path}\`${summary} */\n${body}`
+      return `  /** \`${method} ${path}\`${summary} */\n${text}`
     })
-  return `${banner}import type { PlantStoreClientOptions } from '../client/plant-store-client.ts'
-import { type AnswerOf, contractRequest } from '../client/request.ts'
-import type { operations, paths } from './openapi.ts'
+  const usesToken = methods.some((text) => text.includes('this.#token('))
+  const usesHeaders = methods.some((text) => text.includes('this.#headers('))
+  const options = [
+    ...(Object.keys(schemes).includes('bearerAuth')
+      ? [
+          '  /** The bearer token, or a function of the scopes an operation needs that returns it (`undefined`: none is sent). */',
+          '  token?: string | ((scopes: readonly string[]) => string | undefined)',
+        ]
+      : []),
+    ...apiKeys.flatMap(([name, { name: header }]) => [
+      `  /** Sent in \`${header}\` by the operations that take it (\`${name}\`). */`,
+      `  ${name}?: string`,
+    ]),
+  ]
+  return `// Generated from ${spec.contractFile} by contracts/codegen.ts. Do not edit.
+import { type AnswerOf, type Connection, contractRequest } from '../client/request.ts'
+import type { operations, paths } from '${spec.typesModule}'
 
-/** Requests of the Plant Store API's operations, typed by \`contracts/openapi.yaml\`. */
+/** Requests of the operations of \`${spec.contractFile}\`, typed by it. */
 const send = contractRequest<paths>()
 
-/**
- * A small typed client of the Plant Store API: one method per operation of
- * \`contracts/openapi.yaml\`, its types generated from it. It is what the
- * example app and the Pact consumer tests drive.
- *
- * @example
- * const client = new PlantStoreClient({ baseUrl: 'http://127.0.0.1:4010', token: 'psm_acme_write' })
- * await client.addPlant({ id: 100, name: 'Fern', tag: 'fern' })
- * const plants = await client.listPlants({ limit: 10 })
- */
-export class PlantStoreClient {
-  readonly #options: PlantStoreClientOptions
+/** Where {@link ${spec.className}} sends its requests and what it authenticates them with. */
+export interface ${spec.optionsName} extends Connection {
+${options.join('\n')}
+}
 
-  constructor(options: PlantStoreClientOptions) {
+/**
+${spec.doc.map((line) => ` *${line === '' ? '' : ` ${line}`}`).join('\n')}
+ */
+export class ${spec.className} {
+  readonly #options: ${spec.optionsName}
+
+  constructor(options: ${spec.optionsName}) {
     this.#options = options
   }
 
-${methods.join('\n\n')}
-
-  #token(): string | undefined {
-    const { token } = this.#options
-    return typeof token === 'function' ? token() : token
-  }
+${[...methods, ...(usesToken ? [tokenMethod] : []), ...(usesHeaders ? [headersMethod] : [])].join('\n\n')}
 }
 `
 }
@@ -296,6 +370,23 @@ async function generateSandbox(plantStore: Document): Promise<Record<string, str
     ],
   )
   return {
+    'sandbox-api.ts': generateClient(sandbox as unknown as OpenApiDocument, {
+      className: 'SandboxApi',
+      optionsName: 'SandboxApiOptions',
+      contractFile: 'contracts/sandbox.openapi.yaml',
+      typesModule: './sandbox-openapi.ts',
+      doc: [
+        "The sandbox control API's operations, one method each (named by its",
+        'operationId, typed by `contracts/sandbox.openapi.yaml`): what',
+        "`SandboxClient` and `SandboxTenant` are made of. A tenant's token goes",
+        'with the operations that need its scopes, the admin key with provisioning.',
+        '',
+        '@example',
+        "const api = new SandboxApi({ baseUrl: 'http://127.0.0.1:4010', token: 'psm_acme_write' })",
+        "await api.addFault({ method: 'GET', path: '/plants', status: 503, times: 1 })",
+        "const { count } = await api.listRequests({ status: '503' })",
+      ],
+    }),
     'sandbox-openapi.ts': sandboxBanner + types,
     'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations) }, null, 2)} as const\n`,
     'sandbox-contract-document.ts': `${sandboxBanner}/** contracts/sandbox.openapi.yaml as data, its references into contracts/openapi.yaml resolved: what GET /__sandbox/openapi.json serves. */\nexport const sandboxContractDocument = ${JSON.stringify(sandbox, null, 2)}\n`,

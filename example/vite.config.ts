@@ -19,5 +19,4 @@ export default defineConfig({
   },
   server: { host: '127.0.0.1', fs: { allow: [projectRoot] } },
   preview: { host: '127.0.0.1' },
-  build: { chunkSizeWarningLimit: 2048 },
 })

@@ -16,9 +16,9 @@ import type {
   Route,
 } from '@playwright/test'
 import { routes } from './core/core.ts'
+import { answerCorsHeaders, preflightHeaders } from './core/cors-policy.ts'
 import type { CoreRequest, CoreResponse } from './core/http.ts'
 import { type PlantStoreMockOptions, type PlantStoreParts, plantStoreParts } from './plant-store-mock.ts'
-import { answerCorsHeaders, preflightHeaders } from './server/cors-policy.ts'
 
 export type { BrowserContext, Page } from '@playwright/test'
 export {

@@ -7,10 +7,10 @@
  * stored world is in the store's queue before the worker can answer a
  * single request (the store's own `ready`), so there is no hydration race.
  */
-import { z } from 'zod'
 import { buildWorld, generatePlants } from '../../fixtures/world.ts'
 import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
 import { PlantStore, type StoreChange, type TenantSnapshot } from '../core/store.ts'
+import { lazy, z } from '../core/zod.ts'
 import type { CreatePlantStoreOptions } from '../create-plant-store.ts'
 
 /**
@@ -28,13 +28,15 @@ export interface PersistOptions {
   key?: string
 }
 
-const storedWorldSchema = z.object({
-  format: z.literal(storedWorldFormat),
-  /** A fingerprint of the world the store was set up with: another set-up world discards the stored one. */
-  setup: z.string(),
-  snapshot: snapshotSchema,
-  provisioned: z.array(z.string()),
-})
+const storedWorldSchema = lazy(() =>
+  z.object({
+    format: z.literal(storedWorldFormat),
+    /** A fingerprint of the world the store was set up with: another set-up world discards the stored one. */
+    setup: z.string(),
+    snapshot: snapshotSchema,
+    provisioned: z.array(z.string()),
+  }),
+)
 
 type StoredWorld = z.output<typeof storedWorldSchema>
 

@@ -1,10 +1,16 @@
-import type { components, operations, paths } from '../generated/sandbox-openapi.ts'
-import { type Connection, contractRequest } from './request.ts'
+import type { contract } from '../generated/contract.ts'
+import { SandboxApi, type SandboxApiOptions } from '../generated/sandbox-api.ts'
+import type { components, operations } from '../generated/sandbox-openapi.ts'
+
+// The operations are generated from the contract (one method each): src/generated/sandbox-api.ts. What is written
+// here is what the contract cannot say: a tenant held by its tokens, the journal's `count` and `verify`, filters
+// with `Date`s and numbers.
+export { SandboxApi, type SandboxApiOptions } from '../generated/sandbox-api.ts'
 
 type Schemas = components['schemas']
 
-/** Requests of the sandbox control API's operations, typed by `contracts/sandbox.openapi.yaml`. */
-const send = contractRequest<paths>()
+/** The scope a tenant's changes need: operations that ask for it get the `write` token, the others `read`. */
+const writeScope = 'plants:write' satisfies (typeof contract.scopes)[number]
 
 /**
  * What `POST /__sandbox/tenants` takes: a count of seeded plants or the exact
@@ -81,10 +87,8 @@ export interface TenantTokens {
   readonly write: string
 }
 
-export interface SandboxClientOptions extends Connection {
-  /** Sent in `X-Admin-Key` when provisioning, for a sandbox started with `--admin-key`. */
-  adminKey?: string
-}
+/** Where the sandbox is; `adminKey` is sent in `X-Admin-Key` when provisioning, for a sandbox started with `--admin-key`. */
+export type SandboxClientOptions = Omit<SandboxApiOptions, 'token'>
 
 /**
  * A typed client of the sandbox's admin API for end-to-end tests run by a
@@ -109,11 +113,10 @@ export class SandboxClient {
 
   /** `POST /__sandbox/tenants`: a fresh, isolated tenant with its own tokens. */
   async provision(recipe: TenantRecipe = {}): Promise<SandboxTenant<ProvisionedTenant['tokens']>> {
-    const { adminKey } = this.#options
     const { plants } = recipe
-    const provisioned = await send(this.#options, 'post', '/__sandbox/tenants', {
-      body: { ...recipe, plants: plants === undefined || typeof plants === 'number' ? plants : [...plants] },
-      ...(adminKey === undefined ? {} : { headers: { 'x-admin-key': adminKey } }),
+    const provisioned = await new SandboxApi(this.#options).provisionTenant({
+      ...recipe,
+      plants: plants === undefined || typeof plants === 'number' ? plants : [...plants],
     })
     return new SandboxTenant(this.#options, provisioned.tokens, provisioned)
   }
@@ -141,40 +144,36 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
   readonly tokens: Tokens
   /** What provisioning answered (id, plant count, seed, expiry); `undefined` for a tenant taken by its tokens. */
   readonly provisioned: ProvisionedTenant | undefined
-  readonly #connection: Connection
+  /** The sandbox's operations with this tenant's tokens: `write` for what needs its scope, else `read` when given. */
+  readonly #api: SandboxApi
 
-  constructor(connection: Connection, tokens: Tokens, provisioned?: ProvisionedTenant) {
-    this.#connection = connection
+  constructor(options: SandboxClientOptions, tokens: Tokens, provisioned?: ProvisionedTenant) {
     this.tokens = tokens
     this.provisioned = provisioned
+    this.#api = new SandboxApi({
+      ...options,
+      token: (scopes) => (scopes.includes(writeScope) ? tokens.write : (tokens.read ?? tokens.write)),
+    })
   }
 
   /** Its fault rules: `POST`, `GET` and `DELETE /__sandbox/faults`. */
   readonly faults = {
     /** Adds a rule after the others; answers it with its id. */
-    add: (rule: FaultRuleInput): Promise<FaultRule> =>
-      send(this.#connection, 'post', '/__sandbox/faults', { body: rule, token: this.#writer }),
+    add: (rule: FaultRuleInput): Promise<FaultRule> => this.#api.addFault(rule),
     /** Its rules in the order they fire, with how often each fired. */
-    list: async (): Promise<FaultRule[]> =>
-      (await send(this.#connection, 'get', '/__sandbox/faults', { token: this.#reader })).faults,
+    list: async (): Promise<FaultRule[]> => (await this.#api.listFaults()).faults,
     /** One rule by id. */
-    get: (id: string): Promise<FaultRule> =>
-      send(this.#connection, 'get', '/__sandbox/faults/{id}', { path: { id }, token: this.#reader }),
+    get: (id: string): Promise<FaultRule> => this.#api.getFault(id),
     /** Deletes one rule. */
-    remove: async (id: string): Promise<void> => {
-      await send(this.#connection, 'delete', '/__sandbox/faults/{id}', { path: { id }, token: this.#writer })
-    },
+    remove: (id: string): Promise<void> => this.#api.deleteFault(id),
     /** Deletes all its rules. */
-    clear: async (): Promise<void> => {
-      await send(this.#connection, 'delete', '/__sandbox/faults', { token: this.#writer })
-    },
+    clear: (): Promise<void> => this.#api.clearFaults(),
   }
 
   /** Its request journal: `GET` and `DELETE /__sandbox/requests`. */
   readonly requests = {
     /** The journaled requests that match, with their count. */
-    list: (filter: RequestFilter = {}): Promise<JournalQueryAnswer> =>
-      send(this.#connection, 'get', '/__sandbox/requests', { query: queryOf(filter), token: this.#reader }),
+    list: (filter: RequestFilter = {}): Promise<JournalQueryAnswer> => this.#api.listRequests(queryOf(filter)),
     /** How many journaled requests match. */
     count: async (filter: RequestFilter = {}): Promise<number> => (await this.requests.list(filter)).count,
     /** Throws {@link SandboxVerificationError} unless exactly `expected` journaled requests match. */
@@ -183,36 +182,23 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
       if (answer.count !== expected) throw new SandboxVerificationError(expected, answer, filter)
     },
     /** Empties its journal (its data stays). */
-    clear: async (): Promise<void> => {
-      await send(this.#connection, 'delete', '/__sandbox/requests', { token: this.#writer })
-    },
+    clear: (): Promise<void> => this.#api.clearRequests(),
   }
 
   /** `GET /__sandbox/plants`: its plants with their ids, oldest first (not journaled). */
   plants(): Promise<TenantPlantsAnswer> {
-    return send(this.#connection, 'get', '/__sandbox/plants', { token: this.#reader })
+    return this.#api.listTenantPlants()
   }
 
   /** `POST /__sandbox/reset`: its plants back to how it started; its journal and fault rules emptied. */
-  async reset(): Promise<void> {
-    await send(this.#connection, 'post', '/__sandbox/reset', { token: this.#writer })
+  reset(): Promise<void> {
+    return this.#api.resetTenant()
   }
 
   /** `DELETE /__sandbox/tenants/{id}`: removes it; its tokens stop working at once. Only for provisioned tenants. */
   async delete(): Promise<void> {
-    const id =
-      this.provisioned?.tenant ??
-      (await send(this.#connection, 'get', '/__sandbox/plants', { query: { limit: 0 }, token: this.#reader })).tenant
-    await send(this.#connection, 'delete', '/__sandbox/tenants/{id}', { path: { id }, token: this.#writer })
-  }
-
-  /** The token reads use: `read` when given, else `write`. */
-  get #reader(): string {
-    return this.tokens.read ?? this.tokens.write
-  }
-
-  get #writer(): string {
-    return this.tokens.write
+    const id = this.provisioned?.tenant ?? (await this.#api.listTenantPlants({ limit: 0 })).tenant
+    await this.#api.deleteTenant(id)
   }
 }
 

@@ -8,11 +8,10 @@
  * capped lists of the answers outside the contract.
  */
 import { contract } from '../generated/contract.ts'
-import { contractDocument } from '../generated/contract-document.ts'
+import { contractAnswers } from '../generated/contract-answers.ts'
 import type { OperationId, Outcome } from './core.ts'
 import type { Reason } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
-import { type ContractOperation, type OpenApiDocument, operationsOf, resolve } from './openapi.ts'
 
 /** How often one cause of a status was seen, e.g. `{ condition: 'expired token', hits: 1 }`. */
 export interface CoverageCondition {
@@ -85,45 +84,30 @@ interface OperationLayout {
   readonly byStatus: readonly (StatusLayout | undefined)[]
 }
 
-const document = contractDocument as unknown as OpenApiDocument
-
-/** The fields a 400 of an operation can be about: its parameters, and its body as a whole and by property. */
-function fieldsOf({ operation, parameters }: ContractOperation): string[] {
-  const fields = parameters.map(({ name }) => name)
-  const requestBody = operation.requestBody && resolve(document, operation.requestBody)
-  const body = requestBody && Object.values(requestBody.content)[0]?.schema
-  if (body) fields.push('body', ...Object.keys(resolve(document, body).properties ?? {}))
-  return fields
-}
-
-function conditionsOf(status: number, operation: ContractOperation): readonly string[] {
-  if (status === 400) return fieldsOf(operation)
+function conditionsOf(status: number, operationId: OperationId): readonly string[] {
+  if (status === 400) return contractAnswers.operations[operationId].fields
   if (status === 401) return tokenConditions
-  if (status === 403) return operation.scopes
+  if (status === 403) return contract.operations[operationId].scopes
   return []
 }
 
 /** Every operation of the contract with its declared statuses, laid out on one array of counters. */
 const { layouts, slots } = (() => {
-  const specs = new Map(operationsOf(document).map((operation) => [operation.operationId, operation]))
   let next = 0
   const layouts: Record<string, OperationLayout> = {}
-  for (const [operationId, { method, path }] of Object.entries(contract.operations)) {
-    const spec = specs.get(operationId)
-    if (!spec) throw new Error(`The contract document has no responses for ${operationId}.`)
-    const statuses = Object.keys(spec.operation.responses)
-      .filter((key) => /^\d{3}$/.test(key))
-      .map(Number)
-      .sort((a, b) => a - b)
-      .map((status) => {
-        const conditions = conditionsOf(status, spec)
-        const layout: StatusLayout = { status, slot: next, conditions }
-        next += 1 + (conditions.length > 0 ? conditions.length + 1 : 0)
-        return layout
-      })
+  for (const [operationId, { method, path }] of Object.entries(contract.operations) as [
+    OperationId,
+    (typeof contract.operations)[OperationId],
+  ][]) {
+    const statuses = contractAnswers.operations[operationId].statuses.map((status) => {
+      const conditions = conditionsOf(status, operationId)
+      const layout: StatusLayout = { status, slot: next, conditions }
+      next += 1 + (conditions.length > 0 ? conditions.length + 1 : 0)
+      return layout
+    })
     const byStatus: (StatusLayout | undefined)[] = Array.from({ length: 600 }, () => undefined)
     for (const layout of statuses) byStatus[layout.status] = layout
-    layouts[operationId] = { operationId: operationId as OperationId, method, path, statuses, byStatus }
+    layouts[operationId] = { operationId, method, path, statuses, byStatus }
   }
   return { layouts: layouts as Readonly<Record<OperationId, OperationLayout>>, slots: next }
 })()

@@ -1,4 +1,4 @@
-import { contractDocument } from '../generated/contract-document.ts'
+import { contractAnswers } from '../generated/contract-answers.ts'
 import { matchRoute, type OperationId, type Outcome } from './core.ts'
 import { challenge, errorResponse, PlantStoreError, quote } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
@@ -17,42 +17,17 @@ const headerValues: Readonly<Record<string, (status: number) => string>> = {
   'retry-after': () => String(madeUpRetryAfterSeconds),
 }
 
-interface DocumentResponse {
-  readonly $ref?: string
-  readonly headers?: Readonly<Record<string, { readonly $ref?: string; readonly required?: boolean }>>
-}
-
 /**
  * The headers the contract requires of an answer with each status, on any of
- * its operations (lower-case names), read from the generated contract
- * document: e.g. 401 → `www-authenticate`, 503 → `retry-after`.
+ * its operations (lower-case names), as codegen read them from the contract:
+ * e.g. 401 → `www-authenticate`, 503 → `retry-after`.
  *
  * @example
  * requiredHeaders.get(503) // ['retry-after']
  */
-export const requiredHeaders: ReadonlyMap<number, readonly string[]> = (() => {
-  const { paths, components } = contractDocument as unknown as {
-    paths: Record<string, Record<string, { responses?: Record<string, DocumentResponse> }>>
-    components: Record<string, Record<string, unknown>>
-  }
-  const resolve = <T>(value: T & { $ref?: string }): T =>
-    value.$ref === undefined
-      ? value
-      : resolve(components[value.$ref.split('/')[2] ?? '']?.[value.$ref.split('/')[3] ?? ''] as T & { $ref?: string })
-  const byStatus = new Map<number, Set<string>>()
-  for (const operations of Object.values(paths)) {
-    for (const { responses = {} } of Object.values(operations)) {
-      for (const [status, declared] of Object.entries(responses)) {
-        for (const [name, header] of Object.entries(resolve(declared).headers ?? {})) {
-          if (!resolve(header).required) continue
-          const names = byStatus.get(Number(status)) ?? new Set<string>()
-          byStatus.set(Number(status), names.add(name.toLowerCase()))
-        }
-      }
-    }
-  }
-  return new Map([...byStatus].map(([status, names]) => [status, [...names]]))
-})()
+export const requiredHeaders: ReadonlyMap<number, readonly string[]> = new Map<number, readonly string[]>(
+  contractAnswers.requiredHeaders,
+)
 
 /**
  * The error statuses (400 to 599) each operation of the contract declares,
@@ -61,23 +36,12 @@ export const requiredHeaders: ReadonlyMap<number, readonly string[]> = (() => {
  * @example
  * declaredErrorStatuses.get('listPlants') // [400, 401, 403]
  */
-export const declaredErrorStatuses: ReadonlyMap<string, readonly number[]> = (() => {
-  const { paths } = contractDocument as unknown as {
-    paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>
-  }
-  const byOperation = new Map<string, number[]>()
-  for (const operations of Object.values(paths)) {
-    for (const { operationId, responses = {} } of Object.values(operations)) {
-      if (operationId === undefined) continue
-      const statuses = Object.keys(responses)
-        .filter((status) => /^[45]\d\d$/.test(status))
-        .map(Number)
-        .sort((a, b) => a - b)
-      byOperation.set(operationId, statuses)
-    }
-  }
-  return byOperation
-})()
+export const declaredErrorStatuses: ReadonlyMap<string, readonly number[]> = new Map(
+  Object.entries(contractAnswers.operations).map(([operationId, { statuses }]) => [
+    operationId,
+    statuses.filter((status) => status >= 400 && status <= 599),
+  ]),
+)
 
 /**
  * The status `Prefer: code=<status>` asks an operation to answer, checked

@@ -62,8 +62,12 @@ export interface RequestBodyObject {
   readonly 'x-max-body-bytes'?: number
 }
 
+/** Which security schemes an operation accepts: each object is one way in (`{}` is none needed). */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>
+
 export interface OperationObject {
   readonly operationId?: string
+  readonly security?: readonly SecurityRequirement[]
   readonly summary?: string
   readonly description?: string
   readonly 'x-required-scopes'?: readonly string[]
@@ -88,6 +92,7 @@ export interface OpenApiDocument {
   readonly openapi: string
   readonly info: { readonly title?: string; readonly version: string }
   readonly paths: Readonly<Record<string, PathItemObject>>
+  readonly security?: readonly SecurityRequirement[]
   readonly components?: { readonly [kind: string]: Readonly<Record<string, unknown>> | undefined }
 }
 
@@ -105,6 +110,8 @@ export interface ContractOperation {
   readonly parameters: readonly ParameterObject[]
   /** `x-required-scopes`, or none. */
   readonly scopes: readonly string[]
+  /** The security schemes it accepts (its own `security`, else the document's), by name: `['bearerAuth']`. */
+  readonly security: readonly string[]
 }
 
 /** Escapes one JSON pointer segment (`/` and `~`). */
@@ -177,6 +184,7 @@ export function operationsOf(document: OpenApiDocument): ContractOperation[] {
           operation,
           parameters: [...shared.filter((parameter) => !overridden.has(key(parameter))), ...own],
           scopes: operation['x-required-scopes'] ?? [],
+          security: [...new Set((operation.security ?? document.security ?? []).flatMap(Object.keys))],
         },
       ]
     })

@@ -1,10 +1,15 @@
 // Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.
-import type { PlantStoreClientOptions } from '../client/plant-store-client.ts'
-import { type AnswerOf, contractRequest } from '../client/request.ts'
+import { type AnswerOf, type Connection, contractRequest } from '../client/request.ts'
 import type { operations, paths } from './openapi.ts'
 
-/** Requests of the Plant Store API's operations, typed by `contracts/openapi.yaml`. */
+/** Requests of the operations of `contracts/openapi.yaml`, typed by it. */
 const send = contractRequest<paths>()
+
+/** Where {@link PlantStoreClient} sends its requests and what it authenticates them with. */
+export interface PlantStoreClientOptions extends Connection {
+  /** The bearer token, or a function of the scopes an operation needs that returns it (`undefined`: none is sent). */
+  token?: string | ((scopes: readonly string[]) => string | undefined)
+}
 
 /**
  * A small typed client of the Plant Store API: one method per operation of
@@ -25,21 +30,21 @@ export class PlantStoreClient {
 
   /** `GET /plants`: Returns all plants of the caller's tenant, oldest first. */
   listPlants(query: NonNullable<operations['listPlants']['parameters']['query']> = {}): Promise<AnswerOf<operations['listPlants']>> {
-    return send(this.#options, 'get', '/plants', { query, token: this.#token() })
+    return send(this.#options, 'get', '/plants', { query, token: this.#token(['plants:read']) })
   }
 
   /** `POST /plants`: Creates a new plant in the store. */
   addPlant(body: NonNullable<operations['addPlant']['requestBody']>['content']['application/json']): Promise<AnswerOf<operations['addPlant']>> {
-    return send(this.#options, 'post', '/plants', { body, token: this.#token() })
+    return send(this.#options, 'post', '/plants', { body, token: this.#token(['plants:write']) })
   }
 
   /** `DELETE /plants/{id}`: Deletes a single plant based on the ID supplied. */
   async deletePlant(id: operations['deletePlant']['parameters']['path']['id']): Promise<void> {
-    await send(this.#options, 'delete', '/plants/{id}', { path: { id }, token: this.#token() })
+    await send(this.#options, 'delete', '/plants/{id}', { path: { id }, token: this.#token(['plants:write']) })
   }
 
-  #token(): string | undefined {
+  #token(scopes: readonly string[]): string | undefined {
     const { token } = this.#options
-    return typeof token === 'function' ? token() : token
+    return typeof token === 'function' ? token(scopes) : token
   }
 }

@@ -1991,8 +1991,39 @@ export const sandboxContractDocument = {
                   "empty",
                   "truncated"
                 ]
+              },
+              "reason": {
+                "$ref": "#/components/schemas/ErrorReason"
               }
             }
+          }
+        }
+      },
+      "ErrorReason": {
+        "description": "Why an Error answer was given, as data rather than its message's\nwording: the field and the rule of a 400, whether a 401's token was\nmissing, invalid or expired, the scope a 403 lacked. Only on answers\nthe Plant Store's rules gave (not on fault rules' or made-up answers).\n",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "field": {
+            "description": "The field of a 400 (`name`, `tag`, `id`, `limit`, `body`).",
+            "type": "string"
+          },
+          "rule": {
+            "description": "The rule it broke (`required`, `too_big`, `format`, `json`, …).",
+            "type": "string"
+          },
+          "token": {
+            "description": "A 401's token.",
+            "type": "string",
+            "enum": [
+              "missing",
+              "invalid",
+              "expired"
+            ]
+          },
+          "scope": {
+            "description": "The scope a 403's token lacked.",
+            "type": "string"
           }
         }
       },

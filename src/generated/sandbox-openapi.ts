@@ -465,7 +465,27 @@ export interface components {
                  * @enum {string}
                  */
                 fault?: "reset" | "empty" | "truncated";
+                reason?: components["schemas"]["ErrorReason"];
             };
+        };
+        /**
+         * @description Why an Error answer was given, as data rather than its message's
+         *     wording: the field and the rule of a 400, whether a 401's token was
+         *     missing, invalid or expired, the scope a 403 lacked. Only on answers
+         *     the Plant Store's rules gave (not on fault rules' or made-up answers).
+         */
+        ErrorReason: {
+            /** @description The field of a 400 (`name`, `tag`, `id`, `limit`, `body`). */
+            field?: string;
+            /** @description The rule it broke (`required`, `too_big`, `format`, `json`, …). */
+            rule?: string;
+            /**
+             * @description A 401's token.
+             * @enum {string}
+             */
+            token?: "missing" | "invalid" | "expired";
+            /** @description The scope a 403's token lacked. */
+            scope?: string;
         };
         JournalAnswer: {
             tenant: string;

@@ -1,5 +1,6 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
 import { type PlantStoreHandler, routes } from '../core/core.ts'
+import { answerCorsHeaders, preflightHeaders } from '../core/cors-policy.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
 import { sleep } from '../core/time.ts'
@@ -10,7 +11,6 @@ import {
   plantStoreHandler,
   plantStoreParts,
 } from '../plant-store-mock.ts'
-import { answerCorsHeaders, preflightHeaders } from '../server/cors-policy.ts'
 
 export interface CreateHandlersOptions extends PlantStoreMockOptions {
   /** Only answer requests to this base address, e.g. `https://api.example.com`; by default any origin. */

@@ -21,7 +21,10 @@ export interface JournalEntry {
     /** The body as text (cut to the journal's limit), or `null` when none was read. */
     readonly body: string | null
   }
-  /** The answer; status `0` with a `fault` when the transport was made to fail. */
+  /**
+   * The answer; status `0` with a `fault` when the transport was made to fail; an Error answer's `reason` (the
+   * field and rule of a 400, a 401's token, a 403's scope) as the core gave it.
+   */
   readonly response: CoreResponse
 }
 
@@ -363,8 +366,13 @@ export class RequestJournal {
    */
   #answer(response: CoreResponse): CoreResponse {
     // `body` is read only without `chunks`: with them it is decoded from the whole list when read.
-    const { status, headers, chunks, fault } = response
-    const answer = fault === undefined ? { status, headers } : { status, headers, fault }
+    const { status, headers, chunks, fault, reason } = response
+    const answer = {
+      status,
+      headers,
+      ...(fault === undefined ? {} : { fault }),
+      ...(reason === undefined ? {} : { reason }),
+    }
     if (chunks) return { ...answer, body: this.#bodyText(prefixOf(chunks, this.#maxBodyChars * 3 + 1)) }
     const text = response.body
     if (text === null) return { ...answer, body: null }

@@ -13,6 +13,7 @@ import {
   type PlantStoreHandler,
   writesPlants,
 } from '../core/core.ts'
+import { corsMethods, corsPolicy } from '../core/cors-policy.ts'
 import { TenantCoverage } from '../core/coverage.ts'
 import { renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
@@ -24,7 +25,6 @@ import { withFaults } from '../faults/with-faults.ts'
 import { contract } from '../generated/contract.ts'
 import { toListener } from './adapter.ts'
 import { createAdmin, refuseSharedWrite } from './admin.ts'
-import { corsMethods, corsPolicy } from './cors-policy.ts'
 import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
 import { requestLog } from './request-log.ts'

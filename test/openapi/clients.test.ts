@@ -14,11 +14,19 @@ import {
   type JournalQueryAnswer,
   type Plant,
   PlantStoreClient,
+  SandboxApi,
   SandboxClient,
   type TenantPlantsAnswer,
 } from '../../src/client/index.ts'
+import {
+  type OpenApiDocument,
+  operationsOf,
+  type ResponseObject,
+  resolve as resolveRef,
+} from '../../src/core/openapi.ts'
 import { contract } from '../../src/generated/contract.ts'
 import type { components as plantStore } from '../../src/generated/openapi.ts'
+import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 import type { components as sandbox } from '../../src/generated/sandbox-openapi.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -65,6 +73,64 @@ describe('the client entry (plant-store-mock/client)', () => {
     const methods = Object.getOwnPropertyNames(PlantStoreClient.prototype).filter((name) => name !== 'constructor')
     const operations = Object.entries(contract.operations).filter(([, { method }]) => method !== 'HEAD')
     expect(methods.sort()).toEqual(operations.map(([operationId]) => operationId).sort())
+  })
+
+  test("has one method per JSON operation of the sandbox contract, HEADs aside, in SandboxApi (SandboxClient's parts)", () => {
+    const document = sandboxContractDocument as unknown as OpenApiDocument
+    const json = operationsOf(document).filter(
+      ({ method, operation }) =>
+        method !== 'HEAD' &&
+        Object.entries(operation.responses).every(
+          ([status, response]) =>
+            !status.startsWith('2') ||
+            Object.keys(resolveRef<ResponseObject>(document, response).content ?? {}).every(
+              (type) => type === 'application/json',
+            ),
+        ),
+    )
+    const methods = Object.getOwnPropertyNames(SandboxApi.prototype).filter((name) => name !== 'constructor')
+    expect(methods.sort()).toEqual(json.map(({ operationId }) => operationId).sort())
+    // The event stream is the one operation that is not JSON: the inspector reads it (test/browser/inspector.test.ts).
+    expect(
+      operationsOf(document)
+        .filter((op) => op.method !== 'HEAD' && !json.some(({ operationId }) => operationId === op.operationId))
+        .map((op) => op.operationId),
+    ).toEqual(['inspectorEvents'])
+  })
+
+  test('SandboxApi sends a tenant token by the scopes of each operation and the admin key only where the contract asks', async () => {
+    const sent: { method: string; url: string; authorization: string | null; adminKey: string | null }[] = []
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const headers = new Headers(init?.headers)
+      sent.push({
+        method: init?.method ?? 'GET',
+        url: String(input),
+        authorization: headers.get('authorization'),
+        adminKey: headers.get('x-admin-key'),
+      })
+      return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } })
+    }
+    const api = new SandboxApi({
+      baseUrl: 'http://127.0.0.1:1',
+      fetch,
+      adminKey: 'key',
+      token: (scopes) => (scopes.includes('plants:write') ? 'w' : 'r'),
+    })
+    await api.provisionTenant({ plants: 1 })
+    await api.listRequests({ status: '503' })
+    await api.deleteFault('f 1')
+    await api.health()
+    expect(sent).toEqual([
+      { method: 'POST', url: 'http://127.0.0.1:1/__sandbox/tenants', authorization: null, adminKey: 'key' },
+      {
+        method: 'GET',
+        url: 'http://127.0.0.1:1/__sandbox/requests?status=503',
+        authorization: 'Bearer r',
+        adminKey: null,
+      },
+      { method: 'DELETE', url: 'http://127.0.0.1:1/__sandbox/faults/f%201', authorization: 'Bearer w', adminKey: null },
+      { method: 'GET', url: 'http://127.0.0.1:1/__sandbox/health', authorization: null, adminKey: null },
+    ])
   })
 
   // Type assertions: `tsc --noEmit -p .` (npm run check, which type-checks test/) fails when they do not hold.
