@@ -85,7 +85,8 @@ export class ContractChecker {
 
   /** The contract path template of a concrete path (no query), e.g. `/plants/7` → `/plants/{id}`. */
   templateOf(path: string): string | undefined {
-    return templateOf(Object.keys(this.document.paths), path)
+    // As both contracts say and the core routes: a path without parameters also with one trailing slash.
+    return templateOf(Object.keys(this.document.paths), path, { trailingSlash: true })
   }
 
   /** The methods a path template declares, in lower case. */

@@ -35,12 +35,17 @@ export function templatePattern(template: string, { trailingSlash = false } = {}
 
 /**
  * The first of these templates a request path matches, e.g. `/plants/7` →
- * `/plants/{id}`; `undefined` when none does.
+ * `/plants/{id}`; `undefined` when none does. `trailingSlash` as for
+ * {@link templatePattern}.
  *
  * @example
  * templateOf(['/plants', '/plants/{id}'], '/plants/7') // '/plants/{id}'
  */
-export function templateOf(templates: Iterable<string>, path: string): string | undefined {
-  for (const template of templates) if (templatePattern(template).test(path)) return template
+export function templateOf(
+  templates: Iterable<string>,
+  path: string,
+  options: { trailingSlash?: boolean } = {},
+): string | undefined {
+  for (const template of templates) if (templatePattern(template, options).test(path)) return template
   return undefined
 }

@@ -63,7 +63,14 @@ const queryPart = fc
     fc.oneof(fc.string(), scalar.map(String), fc.constantFrom('2026-01-01T00:00:00Z', '1e3', '-1', '0')),
   )
   .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-const segment = fc.oneof(fc.string({ minLength: 1 }).map(encodeURIComponent), fc.constantFrom('%', '%E0%A4%A', 'acme'))
+// A segment as a client sends it: percent-encoded, and `.` and `..` too (fetch's URL parser would drop them as dot
+// segments, sending another path than the one checked).
+const segment = fc.oneof(
+  fc
+    .string({ minLength: 1 })
+    .map((id) => encodeURIComponent(id).replace(/^\.\.?$/, (dots) => dots.replaceAll('.', '%2E'))),
+  fc.constantFrom('%', '%E0%A4%A', 'acme', '%2E', '%2E%2E'),
+)
 const token = fc.constantFrom(fixtureTokens.acme.write, fixtureTokens.acme.read, 'psm_nobody', '')
 
 const request = fc.oneof(
