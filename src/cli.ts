@@ -9,18 +9,17 @@
  * link error. Then it turns on Node's on-disk compile cache (faster starts
  * after the first) and runs the CLI.
  */
-import * as nodeModule from 'node:module'
+// The bundle inlines it (read at load from `src/`): no module resolution at start.
+import packageJson from '../package.json' with { type: 'json' }
 
-// Read at run time through the package's self-reference: the same file from `src/` and from the bundle.
-const { engines } = nodeModule.createRequire(import.meta.url)('plant-store-mock/package.json') as {
-  engines: { node: string }
-}
+const { engines } = packageJson
 
 if (!satisfiesMinimum(process.versions.node, engines.node)) {
   console.error(`plant-store-mock needs Node ${engines.node} (this is ${process.versions.node})`)
   process.exit(2)
 }
-nodeModule.enableCompileCache?.()
+// Through getBuiltinModule (a Node that gets here has it): the ESM face of node:module loads more at start.
+process.getBuiltinModule('node:module').enableCompileCache?.()
 const { main } = await import('./cli/main.ts')
 process.exit(await main(process.argv))
 

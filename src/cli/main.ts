@@ -1,5 +1,4 @@
 /** The `plant-store-mock` command line: the sandbox server as the default command, and its subcommands. */
-import { createRequire } from 'node:module'
 import type { Command, Option } from 'commander'
 import { BatchedDestination } from '../server/request-log.ts'
 import { environmentVariable, quickServeFlags, type SandboxFlag, sandboxFlags } from './options.ts'
@@ -113,6 +112,7 @@ function refuseUnknownCommand(program: Command, name: string): never {
  */
 export function sandboxCommand(commander: Commander): Command {
   // Read at run time through the package's self-reference: the same file from `src/` and from the bundle.
+  const { createRequire } = process.getBuiltinModule('node:module')
   const { version: packageVersion } = createRequire(import.meta.url)('plant-store-mock/package.json') as {
     version: string
   }

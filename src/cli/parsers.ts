@@ -4,11 +4,14 @@
  * command line goes through commander, see `main.ts`). Nothing here loads
  * commander: a plain start reads its flags without it.
  */
-import { accessSync, constants, readFileSync, statSync } from 'node:fs'
-import { isIP } from 'node:net'
-import { dirname, resolve } from 'node:path'
 import { type TenantSpec, worldSchema } from '../core/schemas.ts'
 import { type DelayRange, parseDelay } from '../server/simulation.ts'
+
+// Through getBuiltinModule, not an `import`: the ESM face of a built-in reads every export, which loads more
+// modules at start (node:fs's `promises` brings fs/promises, readline and more; node:net's, BlockList).
+const { accessSync, constants, readFileSync, statSync } = process.getBuiltinModule('node:fs')
+const { isIP } = process.getBuiltinModule('node:net')
+const { dirname, resolve } = process.getBuiltinModule('node:path')
 
 /**
  * A flag's value is not valid; the message says what it must be, and ends

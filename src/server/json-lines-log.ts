@@ -4,7 +4,6 @@
  * byte for byte without loading pino (pino's modules cost the bin's start
  * ~8 ms and 2 MB of memory).
  */
-import { hostname } from 'node:os'
 import type { DestinationStream, Level, LevelWithSilent, Logger } from 'pino'
 import { err as serializeError } from 'pino-std-serializers'
 
@@ -59,6 +58,7 @@ export class JsonLinesLogger implements SandboxLogger {
   constructor(options: JsonLinesLoggerOptions, destination: DestinationStream) {
     this.#options = options
     this.#threshold = levelValues[options.level ?? 'info']
+    const { hostname } = process.getBuiltinModule('node:os')
     this.#bindings = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"name":${JSON.stringify(options.name)}`
     this.#destination = destination
     this.#now = options.now ?? Date.now

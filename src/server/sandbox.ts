@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { getHeapStatistics } from 'node:v8'
 import cors from 'cors'
 import type { Replica } from '../cluster/replica.ts'
 import { callerOf, createCore, isApiPath, type OutcomeListener, type PlantStoreHandler } from '../core/core.ts'
@@ -156,7 +155,8 @@ function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: Serv
  * defaultPlantBytesTotal() // 1124073472 with a 4,288 MB heap
  */
 export function defaultPlantBytesTotal(): number {
-  return Math.floor(getHeapStatistics().heap_size_limit / 4)
+  // Through getBuiltinModule, not an `import`: the ESM face of node:v8 reads every export (its GC profiler, serdes…).
+  return Math.floor(process.getBuiltinModule('node:v8').getHeapStatistics().heap_size_limit / 4)
 }
 
 /**
@@ -167,7 +167,8 @@ export function defaultPlantBytesTotal(): number {
  * const store = sandboxStore({ seed: 7, plantBytesTotal: 256 << 20 })
  */
 export function sandboxStore(options: PlantStoreRouterOptions): PlantStore {
-  return createPlantStore({ ...options, plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal() })
+  // The default is read when first needed: V8's heap statistics cost a start 2 ms.
+  return createPlantStore({ ...options, plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal })
 }
 
 /**
