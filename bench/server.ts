@@ -22,11 +22,10 @@
  *     idle RSS ≤ 5 MB beyond the floor's. RSS is split into the process's own
  *     memory and mapped files (mostly the `node` executable's pages, the same
  *     in every Node process).
- * With `BENCH_BASELINE=<path>/cli.cjs` (or an older build's `cli.js`) that
- * bundle runs beside the current one in every part, for before/after in one
- * run. It must sit inside a checkout of this package (older bins read
- * `plant-store-mock/package.json` at start): e.g. copy `dist/sandbox` to
- * `dist/sandbox-main` after `npm run build:sandbox` on main.
+ * With `BENCH_BASELINE=<path>/cli.js` that bundle runs beside the current one
+ * in every part, for before/after in one run. It must sit inside a checkout
+ * of this package (the bin reads `plant-store-mock/package.json`): e.g. copy
+ * `dist/sandbox` to `dist/sandbox-main` after `npm run build:sandbox` on main.
  * Run with `npm run bench` (all, about 3 minutes) or `node bench/server.ts --quick`;
  * `--startup-only` runs only part 3 (no wrk needed).
  */
