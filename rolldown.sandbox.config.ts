@@ -1,21 +1,16 @@
 /**
  * The bin's build (`npm run build:sandbox`): `src/cli.ts` and everything it
- * runs bundled into `dist/sandbox/` (the bin is `dist/sandbox/cli.cjs`), only
- * `@pact-foundation/pact` (an optional peer of `verify`) left out, so
- * `npx plant-store-mock` installs nothing more.
+ * runs bundled into `dist/sandbox/`, only `@pact-foundation/pact` (an
+ * optional peer of `verify`) left out, so `npx plant-store-mock` installs
+ * nothing more.
  *
- * Made for the start (issue 28: within 1.4× of a bare `node:http` server's
- * start, within 5 MB of its memory):
- * - CommonJS, not ES modules: Node's ESM loader alone costs a process ~2 ms
- *   and 2.3 MB (measured against the same bare server as an ES module). The
- *   sources stay ES modules; rolldown turns `import()` into `require()` and
- *   `import.meta.url` into the file's URL.
- * - What a plain start runs (the CLI's quick path and the server up to its
- *   first answer) is one chunk, `start-*.cjs`, instead of the twenty-odd
- *   shared chunks rolldown would cut it into (each file costs ~0.5 ms); what
- *   only other commands and later requests need (commander, the admin API,
- *   Express, faker, the state file, the subcommands) stays in chunks loaded on
- *   demand, which load the start chunk too when they share modules with it.
+ * Made for the start: an ESM file costs ~0.5 ms to load however small, so
+ * what a plain start runs (the CLI's quick path and the server up to its
+ * first answer) is one chunk, `start-*.js`, instead of the twenty-odd shared
+ * chunks rolldown would cut it into; what only other commands and later
+ * requests need (commander, the admin API, Express, faker, the state file,
+ * the subcommands) stays in chunks loaded on demand. Those load the start
+ * chunk too when they share modules with it (the core, say).
  */
 import { defineConfig } from 'rolldown'
 
@@ -31,11 +26,7 @@ export default defineConfig({
   },
   output: {
     dir: 'dist/sandbox',
-    format: 'cjs',
-    entryFileNames: '[name].cjs',
-    chunkFileNames: '[name]-[hash].cjs',
-    // `import()` as `require()`: a dynamic import would start the ESM loader.
-    dynamicImportInCjs: false,
+    format: 'esm',
     cleanDir: true,
     minify: true,
     // Non-ASCII characters escaped: one '…' makes V8 keep a chunk's whole source as two bytes a character.

@@ -1,7 +1,7 @@
 /**
  * The standing attack suite (issue 18): each attack a hostile client could
  * make with nothing but the public surface, run against a fresh built
- * sandbox (`dist/sandbox/cli.cjs` on 127.0.0.1) while a victim tenant keeps
+ * sandbox (`dist/sandbox/cli.js` on 127.0.0.1) while a victim tenant keeps
  * asking `GET /plants?limit=10` every 20 ms. It prints one table: the
  * server's peak RSS (from /proc) and used heap (from a preloaded probe)
  * against the budget, the victim's latency and errors, and whether the
@@ -86,8 +86,8 @@ if (unknown.length > 0) {
   usage(`--only: no attack named ${unknown.join(', ')}; the attacks are ${attacks.map(({ id }) => id).join(', ')}.`)
 }
 const chosen = names ? attacks.filter(({ id }) => names.includes(id)) : attacks
-if (!existsSync(new URL('../dist/sandbox/cli.cjs', import.meta.url))) {
-  usage('no built sandbox at dist/sandbox/cli.cjs: run "npm run attack" (it builds it) or "npm run build:sandbox".')
+if (!existsSync(new URL('../dist/sandbox/cli.js', import.meta.url))) {
+  usage('no built sandbox at dist/sandbox/cli.js: run "npm run attack" (it builds it) or "npm run build:sandbox".')
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`)

@@ -51,7 +51,7 @@ const deadline = setTimeout(() => {
   process.exit(1)
 }, 180_000)
 
-const cli = new URL('../dist/sandbox/cli.cjs', import.meta.url).pathname
+const cli = new URL('../dist/sandbox/cli.js', import.meta.url).pathname
 const children: ChildProcess[] = []
 function stopAll(): void {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')

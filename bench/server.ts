@@ -6,7 +6,7 @@
  * each server in a process of its own, measured by req/s and by its own CPU
  * time per request (`/proc/<pid>/stat`, robust when the machine is shared):
  *  1. GET /plants?limit=10 at 10 and 50 connections: the sandbox as users run
- *     it (`node dist/sandbox/cli.cjs`, request log at info on stdout, here a
+ *     it (`node dist/sandbox/cli.js`, request log at info on stdout, here a
  *     file) against a plain Express 5 route and a bare `node:http` handler
  *     serving the same bytes (targets ≥ 1.0× Express, ≥ 0.6× bare), and
  *     Prism's static mock when `PRISM_BIN` names a `prism` executable (≥ 8×);
@@ -52,7 +52,7 @@ const startupOnly = process.argv.includes('--startup-only')
 const self = new URL(import.meta.url).pathname
 const pairsScript = new URL('./write-pairs.lua', import.meta.url).pathname
 // What `npx plant-store-mock` runs: the bundle `npm run build:sandbox` writes (npm run bench builds it first).
-const cli = new URL('../dist/sandbox/cli.cjs', import.meta.url).pathname
+const cli = new URL('../dist/sandbox/cli.js', import.meta.url).pathname
 const baselineCli = process.env.BENCH_BASELINE
 
 type Kind = 'bare' | 'express' | 'sandbox' | 'baseline' | 'prism'

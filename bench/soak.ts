@@ -25,7 +25,7 @@ import autocannon, { type Request as CannonRequest } from 'autocannon'
 import { readyFile } from './ready-file.ts'
 
 // What `npm start` and `npx plant-store-mock` run: the bundle `npm run build:sandbox` writes.
-const cli = fileURLToPath(new URL('../dist/sandbox/cli.cjs', import.meta.url))
+const cli = fileURLToPath(new URL('../dist/sandbox/cli.js', import.meta.url))
 const probe = new URL('./soak-probe.mjs', import.meta.url).href
 
 export interface SoakOptions {
@@ -80,7 +80,7 @@ interface MemoryReport {
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 
 /**
- * Starts the sandbox as `npm start` runs it (the bin, `dist/sandbox/cli.cjs`,
+ * Starts the sandbox as `npm start` runs it (the bin, `dist/sandbox/cli.js`,
  * with `--max-semi-space-size=8` and its info request log, here written to
  * nowhere), plus `--expose-gc` and the memory probe, and waits for the URL its
  * `--ready-file` names.

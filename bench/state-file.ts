@@ -188,7 +188,7 @@ async function pastStringLimit(): Promise<void> {
   console.log(
     `3. Past V8's string limit: ${(statSync(stateFile).size / 1e6).toFixed(0)} MB, ${(units / 1e6).toFixed(0)}M UTF-16 units of plants (a string holds 536.9M)`,
   )
-  const bin = new URL('../dist/sandbox/cli.cjs', import.meta.url).pathname
+  const bin = new URL('../dist/sandbox/cli.js', import.meta.url).pathname
   const startBin = async () => {
     const ready = join(directory, `ready-${process.hrtime.bigint()}.json`)
     const began = performance.now()

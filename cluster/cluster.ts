@@ -1,6 +1,6 @@
 /**
  * Starts a sandbox cluster on loopback: N replicas (the bundled CLI,
- * `dist/sandbox/cli.cjs`), nginx in front of them with the tenant-affine
+ * `dist/sandbox/cli.js`), nginx in front of them with the tenant-affine
  * configuration of `cluster/nginx.conf.template`, and optionally a Redis
  * with AOF persistence (`appendfsync always`), each in its own temporary
  * folder with its own ports. Redis runs with a `maxmemory` budget and the
@@ -24,7 +24,7 @@ import { createServer, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-const cli = new URL('../dist/sandbox/cli.cjs', import.meta.url).pathname
+const cli = new URL('../dist/sandbox/cli.js', import.meta.url).pathname
 const template = new URL('./nginx.conf.template', import.meta.url).pathname
 
 /**

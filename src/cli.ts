@@ -18,13 +18,14 @@ if (!satisfiesMinimum(process.versions.node, engines.node)) {
   console.error(`plant-store-mock needs Node ${engines.node} (this is ${process.versions.node})`)
   process.exit(2)
 }
-// Through getBuiltinModule (a Node that gets here has it): the ESM face of node:module loads more at start.
+// Through getBuiltinModule (a Node that gets here has it): the ESM faces of node:module and node:url load more.
 // Beside this file: whoever can write there can change the bin anyway, so the cache trusts no one new (a shared
 // folder in /tmp would run what another user left there); a rebuild empties it; where it is read-only (a global
 // install) Node skips the cache. NODE_COMPILE_CACHE chooses another folder, NODE_DISABLE_COMPILE_CACHE=1 none.
-process.getBuiltinModule('node:module').enableCompileCache?.(`${import.meta.dirname}/.compile-cache`)
-// A promise chain, not a top-level await: the bin is bundled as CommonJS (see rolldown.sandbox.config.ts).
-import('./cli/main.ts').then(({ main }) => main(process.argv)).then((code) => process.exit(code))
+const { fileURLToPath } = process.getBuiltinModule('node:url')
+process.getBuiltinModule('node:module').enableCompileCache?.(fileURLToPath(new URL('.compile-cache', import.meta.url)))
+const { main } = await import('./cli/main.ts')
+process.exit(await main(process.argv))
 
 /** Whether `version` (e.g. `20.20.2`) is at least the lower bound of an engines range such as `>=22.12.0`. */
 function satisfiesMinimum(version: string, range: string): boolean {

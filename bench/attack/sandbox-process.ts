@@ -1,5 +1,5 @@
 /**
- * A fresh sandbox per attack: the built CLI (`dist/sandbox/cli.cjs`, as
+ * A fresh sandbox per attack: the built CLI (`dist/sandbox/cli.js`, as
  * `npm start` runs it) in a child process on 127.0.0.1, its resident memory
  * sampled from `/proc/<pid>/status` every 100 ms and its used V8 heap
  * reported by a preloaded probe (heap-probe.mjs). Every child is killed when
@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { readyFile } from '../ready-file.ts'
 
-const cli = new URL('../../dist/sandbox/cli.cjs', import.meta.url).pathname
+const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
 const probe = new URL('./heap-probe.mjs', import.meta.url).href
 const running = new Set<ChildProcess>()
 const folders = new Set<string>()

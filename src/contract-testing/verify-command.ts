@@ -140,8 +140,7 @@ async function loadVerifier(command: Command): Promise<typeof import('./verify.t
     return await import('./verify.ts')
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException
-    // ERR_MODULE_NOT_FOUND from an ES module; MODULE_NOT_FOUND from the bin, which is bundled as CommonJS.
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`'${pactPackage}'`)) {
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${pactPackage}'`)) {
       command.error(
         `plant-store-mock verify needs the optional peer dependency ${pactPackage}; install it: npm i -D ${pactPackage}`,
         { exitCode: 2, code: 'plant-store-mock.missingPeer' },

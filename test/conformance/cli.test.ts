@@ -245,7 +245,7 @@ test('works from the bundle that npm start and the bin run', async () => {
   const root = fileURLToPath(new URL('../..', import.meta.url))
   const build = spawn('npm', ['run', 'build:sandbox', '--silent'], { cwd: root, stdio: 'ignore' })
   expect(await new Promise((resolve) => build.once('close', resolve))).toBe(0)
-  const entry = 'dist/sandbox/cli.cjs'
+  const entry = 'dist/sandbox/cli.js'
   const help = await spawnCli(['conformance', '--help'], { entry }).done
   expect(help.code).toBe(0)
   expect(help.stdout).toContain('PLANT_STORE_FOREIGN_TOKEN')

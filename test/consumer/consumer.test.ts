@@ -115,7 +115,7 @@ describe('the packed package', () => {
     expect(paths.filter((path) => !built.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
     expect(paths).toEqual(
       expect.arrayContaining([
-        'dist/sandbox/cli.cjs',
+        'dist/sandbox/cli.js',
         'dist/lib/index.js',
         'dist/lib/node.js.map',
         'dist/lib/node.d.ts',

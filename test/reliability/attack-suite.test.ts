@@ -51,7 +51,7 @@ test('refuses an attack it does not know with one line naming the attacks, and e
 })
 
 test('the pipelined-request attack prints its row, exits 0 exactly when the row says within budget, and stops its sandbox', async () => {
-  expect(existsSync(`${root}/dist/sandbox/cli.cjs`), 'run "npm run build:sandbox" first').toBe(true)
+  expect(existsSync(`${root}/dist/sandbox/cli.js`), 'run "npm run build:sandbox" first').toBe(true)
   const pids: number[] = []
   const run = await attack(['--only', 'pipeline'], (line) => {
     const pid = /sandbox pid (\d+)/.exec(line)?.[1]

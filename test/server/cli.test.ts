@@ -453,7 +453,7 @@ describe('the bundled bin, installed without @pact-foundation/pact', () => {
     await cp(join(root, 'dist', 'sandbox'), join(installed, 'dist', 'sandbox'), { recursive: true })
     // The bundle's one runtime dependency that is not bundled.
     await symlink(join(root, 'node_modules', 'swagger-ui-dist'), join(project, 'node_modules', 'swagger-ui-dist'))
-    bin = join(installed, 'dist', 'sandbox', 'cli.cjs')
+    bin = join(installed, 'dist', 'sandbox', 'cli.js')
   }, 60_000)
 
   const runBin = (args: string[]) => run(args, { NODE_PATH: '' }, bin)

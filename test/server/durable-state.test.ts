@@ -1,5 +1,5 @@
 /**
- * `--state-file` as a crash sees it: the built bin (dist/sandbox/cli.cjs)
+ * `--state-file` as a crash sees it: the built bin (dist/sandbox/cli.js)
  * killed with SIGKILL in the middle of concurrent writes keeps every write it
  * acknowledged, a torn last record is dropped with a warning, and a large
  * world is written and read record by record. And a change the store's
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningCli, startCommand } from '../reliability/cli.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const bin = join(root, 'dist/sandbox/cli.cjs')
+const bin = join(root, 'dist/sandbox/cli.js')
 let directory: string
 
 beforeAll(async () => {
