@@ -85,37 +85,22 @@ export class JsonLinesLogger implements SandboxLogger {
   readonly error = (fields: unknown, message?: string): void => this.#write(levelValues.error, fields, message)
   readonly fatal = (fields: unknown, message?: string): void => this.#write(levelValues.fatal, fields, message)
 
-  /**
-   * Writes a line whose fields are already JSON, as {@link fieldsJson} makes
-   * them (`,"name":value` each): for a line written per request, without
-   * building an object to walk.
-   *
-   * @example
-   * log.writeFields('info', ',"res":{"statusCode":200}', 'request completed')
-   */
-  writeFields(level: Level, json: string, message: string): void {
-    this.#line(levelValues[level], json, message)
-  }
-
   #write(level: number, fields: unknown, message: string | undefined): void {
     if (level < this.#threshold) return
-    if (typeof fields === 'string') this.#line(level, '', fields)
-    else this.#line(level, typeof fields === 'object' && fields !== null ? fieldsJson(fields) : '', message)
-  }
-
-  #line(level: number, json: string, message: string | undefined): void {
-    if (level < this.#threshold) return
-    const msg = message === undefined ? '' : `,"msg":${JSON.stringify(message)}`
-    this.#destination.write(`{"level":${level},"time":${this.#now()}${this.#bindings}${json}${msg}}\n`)
+    let line = `{"level":${level},"time":${this.#now()}${this.#bindings}`
+    if (typeof fields === 'string') message = fields
+    else if (typeof fields === 'object' && fields !== null) line += fieldsJson(fields as Record<string, unknown>)
+    if (message !== undefined) line += `,"msg":${JSON.stringify(message)}`
+    this.#destination.write(`${line}}\n`)
   }
 }
 
 /** The fields of a line as pino writes them: `,"name":value` for each own field that has a value. */
-function fieldsJson(fields: object): string {
+function fieldsJson(fields: Record<string, unknown>): string {
   let json = ''
   for (const key in fields) {
     if (!Object.hasOwn(fields, key)) continue
-    let value = (fields as Record<string, unknown>)[key]
+    let value = fields[key]
     if (key === 'err') value = serializeError(value as Error)
     if (value === undefined || typeof value === 'function') continue
     if (typeof value === 'number' && !Number.isFinite(value)) value = null

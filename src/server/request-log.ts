@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
 import type { DestinationStream } from 'pino'
 import { nonSecretId } from '../core/random.ts'
-import { JsonLinesLogger, type SandboxLogger } from './json-lines-log.ts'
+import type { SandboxLogger } from './json-lines-log.ts'
 
 /**
  * What a client's `X-Request-Id` must look like to be kept (echoed in the
@@ -28,10 +28,8 @@ let idCounter = 0
  * structured line when the answer is finished (pino's `req`/`res` shape):
  * request id, method, URL as sent, status and time taken. Credentials are
  * only noted as present and redacted, never logged. No child logger per
- * request: the hot path pays for one log line, which the bin's logger gets
- * as JSON made directly ({@link requestLineJson}, the bytes pino writes for
- * the same fields). Connect-style: calls `next` when given, so Express can
- * mount it.
+ * request: the hot path pays for one log line. Connect-style: calls `next`
+ * when given, so Express can mount it.
  *
  * @example
  * app.use(requestLog(pino()))
@@ -70,8 +68,7 @@ export function requestLog(
         statusCode,
         responseTime: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
       }
-      if (logger instanceof JsonLinesLogger) logger.writeFields(level, requestLineJson(fields), requestLogMessage)
-      else logger[level](requestLogObject(fields), requestLogMessage)
+      logger[level](requestLogObject(fields), requestLogMessage)
     })
     next?.()
   }
@@ -108,23 +105,6 @@ function requestLogObject(fields: RequestLineFields) {
     res: { statusCode },
     responseTime,
   }
-}
-
-/** The fields of {@link requestLogObject} as JSON, `,"req":…,"res":…,"responseTime":…`, built without an object to walk. */
-function requestLineJson(fields: RequestLineFields): string {
-  const { id, method, url, authorization, adminKey, statusCode, responseTime } = fields
-  const redacted =
-    authorization && adminKey
-      ? '"authorization":"[redacted]","x-admin-key":"[redacted]"'
-      : authorization
-        ? '"authorization":"[redacted]"'
-        : adminKey
-          ? '"x-admin-key":"[redacted]"'
-          : ''
-  return (
-    `,"req":{"id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},` +
-    `"headers":{${redacted}}},"res":{"statusCode":${statusCode}},"responseTime":${responseTime}`
-  )
 }
 
 /**
