@@ -1,9 +1,8 @@
 /** The CLI's default command: serve the sandbox until SIGTERM or SIGINT. */
 import type { AddressInfo } from 'node:net'
-import type { DestinationStream, LevelWithSilent } from 'pino'
+import { type DestinationStream, type LevelWithSilent, pino } from 'pino'
 import { fixtureTokens } from '../../fixtures/world.ts'
 import type { TenantSpec } from '../core/schemas.ts'
-import { JsonLinesLogger } from '../server/json-lines-log.ts'
 import type { DelayRange } from '../server/simulation.ts'
 import { type RunningSandbox, startSandbox } from '../server/start-sandbox.ts'
 import type { Webhook } from '../server/webhook.ts'
@@ -80,8 +79,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
   if (redisUrl && !clusterSecret) {
     return refuse('--redis-url needs --cluster-secret (the secret every replica shares).', 2)
   }
-  // pino's lines, written without loading pino (a tenth of the start-up).
-  const eventLog = new JsonLinesLogger({ name: 'plant-store-mock', level: logLevel }, stdout)
+  const eventLog = pino({ name: 'plant-store-mock', level: logLevel }, stdout)
   // Loaded only when asked for: most sandboxes post no webhooks.
   const webhook: Webhook | undefined = webhookUrl
     ? new (await import('../server/webhook.ts')).Webhook({ url: webhookUrl, logger: eventLog })
@@ -96,7 +94,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
       world: fixtures,
       adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none
       webhook,
-      requestLog: requestLog === 'silent' ? undefined : eventLog.atLevel(requestLog),
+      requestLog: requestLog === 'silent' ? undefined : eventLog.child({}, { level: requestLog }),
       cluster: clusterSecret ? { secret: clusterSecret, redisUrl } : undefined,
       eventLog,
     })

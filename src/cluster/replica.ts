@@ -10,6 +10,7 @@
  * (handed over, evicted, deleted, expired) is forgotten here, journal and
  * fault rules included ({@link Replica.onRelease}).
  */
+import type { Logger } from 'pino'
 import { bearerToken } from '../core/auth.ts'
 import type { PlantStoreHandler } from '../core/core.ts'
 import { challenge, invalidRequest, PlantStoreError, renderError } from '../core/errors.ts'
@@ -23,7 +24,6 @@ import {
   type StoreChange,
 } from '../core/store.ts'
 import type { FaultRules, SavedFaultRule } from '../faults/fault-rules.ts'
-import type { SandboxLogger } from '../server/json-lines-log.ts'
 import { maxTenantTtlSeconds } from '../server/tenant-recipe.ts'
 import { RedisTenants, storageUnavailable, type TenantChange, TenantMovedError } from './redis-tenants.ts'
 import { type SignedToken, type TenantRecipe, TenantTokens } from './tenant-tokens.ts'
@@ -61,7 +61,7 @@ export interface ClusterOptions {
 export class Replica {
   readonly #tokens: TenantTokens
   readonly #redis: RedisTenants | undefined
-  readonly #log: SandboxLogger | undefined
+  readonly #log: Logger | undefined
   readonly #maxTenants: number
   #store: PlantStore | undefined
   #faults: FaultRules | undefined
@@ -79,12 +79,7 @@ export class Replica {
   /** Told of each tenant this replica stops serving. */
   readonly #releaseListeners = new Set<(tenantId: string) => void>()
 
-  private constructor(
-    tokens: TenantTokens,
-    redis: RedisTenants | undefined,
-    log: SandboxLogger | undefined,
-    max: number,
-  ) {
+  private constructor(tokens: TenantTokens, redis: RedisTenants | undefined, log: Logger | undefined, max: number) {
     this.#tokens = tokens
     this.#redis = redis
     this.#log = log
@@ -94,7 +89,7 @@ export class Replica {
   /** Joins the cluster: checks the secret and, with a Redis URL, connects to Redis. */
   static async join(
     options: ClusterOptions,
-    context: { eventLog?: SandboxLogger; maxTenants?: number } = {},
+    context: { eventLog?: Logger; maxTenants?: number } = {},
   ): Promise<Replica> {
     const tokens = new TenantTokens(options.secret)
     const log = context.eventLog

@@ -1,11 +1,11 @@
 import { isIP } from 'node:net'
 import cors from 'cors'
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express'
+import type { Logger } from 'pino'
 import { isApiPath } from '../core/core.ts'
 import { echoed, errorResponse, renderError } from '../core/errors.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
 import { docsRouter, sandboxContractMiddleware } from './docs.ts'
-import type { SandboxLogger } from './json-lines-log.ts'
 import { requestLog } from './request-log.ts'
 import {
   type CreateAppOptions,
@@ -192,7 +192,7 @@ const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     status !== undefined && status >= 400 && status < 500
       ? errorResponse(status, clientMessage(status))
       : renderError(error)
-  if (response.status >= 500) (req as { log?: SandboxLogger }).log?.error({ err: error }, 'request failed')
+  if (response.status >= 500) (req as { log?: Logger }).log?.error({ err: error }, 'request failed')
   if (res.headersSent) {
     res.destroy()
     return

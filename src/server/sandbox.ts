@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import cors from 'cors'
+import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
 import { callerOf, createCore, isApiPath, type OutcomeListener, type PlantStoreHandler } from '../core/core.ts'
 import { TenantCoverage } from '../core/coverage.ts'
@@ -14,7 +15,6 @@ import type { AdminOptions, createAdmin } from './admin.ts'
 import { corsMethods, corsPolicy } from './cors-policy.ts'
 import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
-import type { SandboxLogger } from './json-lines-log.ts'
 import { withReadOnlyWorld } from './read-only-world.ts'
 import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
@@ -79,7 +79,7 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   /** Posts each created plant to a URL. */
   webhook?: Webhook
   /** Where sandbox events go (tenant provisioning, eviction); by default nowhere. */
-  eventLog?: SandboxLogger
+  eventLog?: Logger
   /** This server is a replica of a cluster (issue 14): it provisions and materialises tenants through it. */
   replica?: Replica
 }
@@ -100,7 +100,7 @@ export interface CreateAppOptions extends PlantStoreRouterOptions {
    */
   allowedHosts?: readonly string[]
   /** Where the request log goes: one structured pino line per request, with a request id; by default nowhere. */
-  requestLog?: SandboxLogger
+  requestLog?: Logger
 }
 
 /**

@@ -1,7 +1,7 @@
+import type { Logger } from 'pino'
 import type { OutcomeListener } from '../core/core.ts'
 import { type StoredPlant, toPlant } from '../core/schemas.ts'
 import { sleep } from '../core/time.ts'
-import type { SandboxLogger } from './json-lines-log.ts'
 
 export interface WebhookOptions {
   /** Where each created plant is posted. */
@@ -18,7 +18,7 @@ export interface WebhookOptions {
   maxPending?: number
   /** Deliveries of one tenant waiting at most (default 100); beyond it that tenant's oldest is dropped. */
   maxPendingPerTenant?: number
-  logger?: SandboxLogger
+  logger?: Logger
 }
 
 /** A delivery waiting its turn: the body and the tenant it is for. */
@@ -52,7 +52,7 @@ export class Webhook {
   readonly #concurrency: number
   readonly #maxPending: number
   readonly #maxPendingPerTenant: number
-  readonly #logger: SandboxLogger | undefined
+  readonly #logger: Logger | undefined
   /** Deliveries waiting, oldest first. */
   readonly #queue: Delivery[] = []
   /** Deliveries waiting per tenant. */
