@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
 import { type DestinationStream, type Logger, symbols } from 'pino'
-import { randomId } from '../core/random.ts'
+import { nonSecretId } from '../core/random.ts'
 
 /**
  * What a client's `X-Request-Id` must look like to be kept (echoed in the
@@ -17,7 +17,7 @@ export const requestIdSyntax = /^[\w.:-]{1,128}$/
  * Request ids unique to this process without a random draw per request: a
  * random prefix chosen at start, then a counter.
  */
-const idPrefix = randomId(6)
+const idPrefix = nonSecretId(6)
 let idCounter = 0
 
 /**
