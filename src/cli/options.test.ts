@@ -32,6 +32,7 @@ describe('quickServeFlags', () => {
     [[], {}],
     [['--port', '0'], {}],
     [['-p', '0', '--host', '::1'], {}],
+    [['-p4010'], {}],
     [['--port=0', '--seed=-7', '--plants', '2'], {}],
     [['--allowed-host', 'a.test,b.test', '--allowed-host', 'c.test'], {}],
     [['--cors-origins', 'http://localhost:5173', '--log-level', 'warn', '--request-log', 'silent'], {}],
@@ -56,8 +57,9 @@ describe('quickServeFlags', () => {
     [['--host', 'localhost:4010'], {}],
     [['serve'], {}],
     [['--port', '0', '--'], {}],
+    // util.parseArgs takes a value that starts with '-' only after '=' (`--seed=-7`); commander reads this one.
+    [['--seed', '-7'], {}],
     [['-V'], {}],
-    [['-p4010'], {}],
     [[], { PLANT_STORE_PORT: 'x' }],
     [[], { PLANT_STORE_REQUEST_LOG: 'loud' }],
   ])('leaves %j %j to commander', ([args, env]) => {

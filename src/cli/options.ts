@@ -19,6 +19,9 @@ import {
 } from './parsers.ts'
 import type { ServeFlags } from './serve.ts'
 
+// Through getBuiltinModule: an ESM import of node:util would load its whole ESM face at start.
+const { parseArgs } = process.getBuiltinModule('node:util')
+
 /** The levels of `--log-level` and `--request-log` (pino's, and `silent`). */
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -239,15 +242,13 @@ export function quickServeFlags(
   }
   try {
     for (const flag of sandboxFlags) if (flag.default !== undefined) values.set(flag, flag.default)
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i] ?? ''
-      const equals = arg.startsWith('--') ? arg.indexOf('=') : -1
-      const name = equals === -1 ? arg : arg.slice(0, equals)
-      const flag = sandboxFlags.find((candidate) => name === `--${longName(candidate)}` || isShort(candidate, name))
-      if (!flag) return undefined
-      const value = equals === -1 ? args[++i] : arg.slice(equals + 1)
-      if (value === undefined) return undefined
-      read(flag, value)
+    // Node's own parser splits the arguments (strict: an unknown flag, an operand or a missing value throws); the
+    // table's parsers read each value in the order given, as commander does.
+    const { tokens } = parseArgs({ args: [...args], options: parseOptions(), strict: true, tokens: true })
+    for (const token of tokens) {
+      const flag = token.kind === 'option' ? flagsByName.get(token.name) : undefined
+      if (!flag || token.kind !== 'option' || token.value === undefined) return undefined
+      read(flag, token.value)
       given.add(flag)
     }
     // After the arguments, as commander: a flag given in both takes the argument.
@@ -261,7 +262,15 @@ export function quickServeFlags(
   return Object.fromEntries([...values].map(([flag, value]) => [attributeName(flag), value])) as unknown as ServeFlags
 }
 
-/** Whether `name` is the flag's short form (`-p`). */
-function isShort(flag: SandboxFlag, name: string): boolean {
-  return /^-\w$/.test(name) && flag.flags.startsWith(`${name},`)
+/** The table's flags by long name. */
+const flagsByName = new Map(sandboxFlags.map((flag) => [longName(flag), flag]))
+
+/** The table as `util.parseArgs` options: each flag takes a value and may be given more than once. */
+function parseOptions(): Record<string, { type: 'string'; multiple: true; short?: string }> {
+  return Object.fromEntries(
+    sandboxFlags.map((flag) => {
+      const short = /^-(\w),/.exec(flag.flags)?.[1]
+      return [longName(flag), { type: 'string', multiple: true, ...(short ? { short } : {}) }]
+    }),
+  )
 }
