@@ -15,7 +15,7 @@ export interface CreatePlantStoreOptions extends WorldOptions {
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
   /** Bytes all tenants' plants may take in memory together (see `PlantStoreOptions.plantBytes`; default: no budget). */
-  plantBytes?: number
+  plantBytes?: PlantStoreOptions['plantBytes']
   /** Writes each change through to durable storage before it is applied (see `PlantStoreOptions.persist`). */
   persist?: PlantStoreOptions['persist']
   /** Appends each change to an ordered log as it is made (see `PlantStoreOptions.record`). */

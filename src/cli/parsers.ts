@@ -1,21 +1,37 @@
-/** Parsers of the CLI's option values: each returns the value or throws commander's `InvalidArgumentError`. */
-import { accessSync, constants, readFileSync, statSync } from 'node:fs'
-import { isIP } from 'node:net'
-import { dirname, resolve } from 'node:path'
-import { InvalidArgumentError } from 'commander'
+/**
+ * Parsers of the CLI's option values: each returns the value or throws an
+ * {@link InvalidFlagValue} (commander's `InvalidArgumentError` once the
+ * command line goes through commander, see `main.ts`). Nothing here loads
+ * commander: a plain start reads its flags without it.
+ */
 import { type TenantSpec, worldSchema } from '../core/schemas.ts'
 import { type DelayRange, parseDelay } from '../server/simulation.ts'
+
+// Through getBuiltinModule, not an `import`: the ESM face of a built-in reads every export, which loads more
+// modules at start (node:fs's `promises` brings fs/promises, readline and more; node:net's, BlockList).
+const { accessSync, constants, readFileSync, statSync } = process.getBuiltinModule('node:fs')
+const { isIP } = process.getBuiltinModule('node:net')
+const { dirname, resolve } = process.getBuiltinModule('node:path')
+
+/**
+ * A flag's value is not valid; the message says what it must be, and ends
+ * commander's line `error: option '--port <port>' argument 'abc' is invalid.`
+ *
+ * @example
+ * throw new InvalidFlagValue('must be an integer from 0 to 65535.')
+ */
+export class InvalidFlagValue extends Error {}
 
 /**
  * An integer from `min` to `max`.
  *
  * @example
- * new Option('--port <port>').argParser(integer(0, 65535))
+ * integer(0, 65535)('4010') // 4010
  */
 export function integer(min: number, max: number): (value: string) => number {
   return (value) => {
     if (!/^-?\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
-      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}.`)
+      throw new InvalidFlagValue(`must be an integer from ${min} to ${max}.`)
     }
     return Number(value)
   }
@@ -25,14 +41,14 @@ export function integer(min: number, max: number): (value: string) => number {
  * A size in bytes from `min` to `max`: a number of bytes, or with a unit `KiB`, `MiB` or `GiB`.
  *
  * @example
- * new Option('--journal-bytes <size>').argParser(byteSize(65_536, 2 ** 31)) // '1MiB' → 1048576
+ * byteSize(65_536, 2 ** 31)('1MiB') // 1048576
  */
 export function byteSize(min: number, max: number): (value: string) => number {
   return (value) => {
     const [, digits, unit = ''] = /^(\d+)\s*(KiB|MiB|GiB)?$/i.exec(value.trim()) ?? []
     const bytes = Number(digits) * 1024 ** ['', 'kib', 'mib', 'gib'].indexOf(unit.toLowerCase())
     if (digits === undefined || !(bytes >= min && bytes <= max)) {
-      throw new InvalidArgumentError(`must be a size from ${min} to ${max} bytes, e.g. 1048576 or 1MiB.`)
+      throw new InvalidFlagValue(`must be a size from ${min} to ${max} bytes, e.g. 1048576 or 1MiB.`)
     }
     return bytes
   }
@@ -42,11 +58,11 @@ export function byteSize(min: number, max: number): (value: string) => number {
  * A delay in milliseconds (`200`) or a range (`100-500`).
  *
  * @example
- * new Option('--delay <ms>').argParser(delay)
+ * delay('100-500') // { min: 100, max: 500 }
  */
 export function delay(value: string): DelayRange {
   const range = parseDelay(value)
-  if (!range) throw new InvalidArgumentError('must be milliseconds, e.g. 200, or a range such as 100-500.')
+  if (!range) throw new InvalidFlagValue('must be milliseconds, e.g. 200, or a range such as 100-500.')
   return range
 }
 
@@ -57,7 +73,7 @@ function urlWith(protocols: readonly string[], message: string): (value: string)
       const parsed = new URL(value)
       if (protocols.includes(parsed.protocol)) return parsed.href
     } catch {}
-    throw new InvalidArgumentError(message)
+    throw new InvalidFlagValue(message)
   }
 }
 
@@ -65,7 +81,7 @@ function urlWith(protocols: readonly string[], message: string): (value: string)
  * An http(s) URL, normalized.
  *
  * @example
- * new Option('--webhook-url <url>').argParser(httpUrl)
+ * httpUrl('http://127.0.0.1:9000/hook')
  */
 export const httpUrl = urlWith(['http:', 'https:'], 'must be an http(s) URL.')
 
@@ -73,7 +89,7 @@ export const httpUrl = urlWith(['http:', 'https:'], 'must be an http(s) URL.')
  * `*`, or a comma-separated list of origins such as `http://localhost:5173`.
  *
  * @example
- * new Option('--cors-origins <origins>').argParser(origins)
+ * origins('http://localhost:5173, http://localhost:4173') // ['http://localhost:5173', 'http://localhost:4173']
  */
 export function origins(value: string): '*' | string[] {
   if (value.trim() === '*') return '*'
@@ -83,7 +99,7 @@ export function origins(value: string): '*' | string[] {
     .filter(Boolean)
   for (const origin of list) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new InvalidArgumentError(`"${origin}" is not an origin such as http://localhost:5173 (or use "*").`)
+      throw new InvalidFlagValue(`"${origin}" is not an origin such as http://localhost:5173 (or use "*").`)
     }
   }
   return list
@@ -95,14 +111,14 @@ export function origins(value: string): '*' | string[] {
  * Whether a name resolves is only known when the server listens.
  *
  * @example
- * new Option('--host <host>').argParser(host)
+ * host('::1') // '::1'
  */
 export function host(value: string): string {
   if (isIP(value)) return value
   try {
     if (new URL(`http://${value}`).hostname === value.toLowerCase()) return value
   } catch {}
-  throw new InvalidArgumentError('must be an IP address or a host name, e.g. 127.0.0.1, ::1 or localhost.')
+  throw new InvalidFlagValue('must be an IP address or a host name, e.g. 127.0.0.1, ::1 or localhost.')
 }
 
 /**
@@ -110,14 +126,14 @@ export function host(value: string): string {
  * --allowed-host c.test`), each checked as {@link host} checks one.
  *
  * @example
- * new Option('--allowed-host <name>').argParser(hostNames)
+ * hostNames('b.test,c.test', ['a.test']) // ['a.test', 'b.test', 'c.test']
  */
 export function hostNames(value: string, previous: readonly string[] = []): string[] {
   const names = value
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean)
-  if (names.length === 0) throw new InvalidArgumentError('must name a host, e.g. sandbox.internal.')
+  if (names.length === 0) throw new InvalidFlagValue('must name a host, e.g. sandbox.internal.')
   return [...previous, ...names.map(host)]
 }
 
@@ -127,21 +143,21 @@ export function hostNames(value: string, previous: readonly string[] = []): stri
  * once listening) is not lost.
  *
  * @example
- * new Option('--state-file <file>').argParser(fileInWritableFolder)
+ * fileInWritableFolder('.state/sandbox.json')
  */
 export function fileInWritableFolder(value: string): string {
   const path = resolve(value)
   const folder = dirname(path)
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new InvalidArgumentError(`the folder ${folder} does not exist.`)
+    throw new InvalidFlagValue(`the folder ${folder} does not exist.`)
   }
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new InvalidArgumentError(`${path} is a folder; give a file in it.`)
+    throw new InvalidFlagValue(`${path} is a folder; give a file in it.`)
   }
   try {
     accessSync(folder, constants.W_OK)
   } catch {
-    throw new InvalidArgumentError(`the folder ${folder} is not writable.`)
+    throw new InvalidFlagValue(`the folder ${folder} is not writable.`)
   }
   return value
 }
@@ -150,7 +166,7 @@ export function fileInWritableFolder(value: string): string {
  * A Redis URL (`redis://` or `rediss://`), normalized.
  *
  * @example
- * new Option('--redis-url <url>').argParser(redisUrl)
+ * redisUrl('redis://127.0.0.1:6379')
  */
 export const redisUrl = urlWith(['redis:', 'rediss:'], 'must be a Redis URL such as redis://127.0.0.1:6379.')
 
@@ -158,10 +174,10 @@ export const redisUrl = urlWith(['redis:', 'rediss:'], 'must be a Redis URL such
  * A shared secret of at least 16 characters.
  *
  * @example
- * new Option('--cluster-secret <secret>').argParser(secret)
+ * secret('a-secret-every-replica-shares')
  */
 export function secret(value: string): string {
-  if (value.length < 16) throw new InvalidArgumentError('must be at least 16 characters long.')
+  if (value.length < 16) throw new InvalidFlagValue('must be at least 16 characters long.')
   return value
 }
 
@@ -172,20 +188,20 @@ export function secret(value: string): string {
  * not a list of tenants.
  *
  * @example
- * new Option('--fixtures <file>').argParser(readFixturesFile)
+ * readFixturesFile('fixtures/example-tenants.json')
  */
 export function readFixturesFile(path: string): TenantSpec[] {
   let value: unknown
   try {
     value = JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
-    throw new InvalidArgumentError(`cannot read ${path} as JSON (${(error as Error).message}).`)
+    throw new InvalidFlagValue(`cannot read ${path} as JSON (${(error as Error).message}).`)
   }
   const tenants = Array.isArray(value) ? value : (value as { tenants?: unknown } | null)?.tenants
   const result = worldSchema.safeParse(tenants)
   if (!result.success) {
     const issue = result.error.issues[0]
-    throw new InvalidArgumentError(`${path} is not a list of tenants (${issue?.path.join('.')}: ${issue?.message}).`)
+    throw new InvalidFlagValue(`${path} is not a list of tenants (${issue?.path.join('.')}: ${issue?.message}).`)
   }
   return result.data
 }

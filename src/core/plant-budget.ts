@@ -77,12 +77,18 @@ export function formatBytes(bytes: number): string {
  * if (!budget.fits(plantCost(plant))) throw budget.refusal('this plant')
  */
 export class PlantBudget {
-  /** Bytes the plants may take in all; `Infinity` for no budget. */
-  readonly max: number
+  #max: number | (() => number)
   #used = 0
 
-  constructor(max = Number.POSITIVE_INFINITY) {
-    this.max = max
+  /** `max`: the bytes, or a function that answers them when first needed (a budget read from the runtime). */
+  constructor(max: number | (() => number) = Number.POSITIVE_INFINITY) {
+    this.#max = max
+  }
+
+  /** Bytes the plants may take in all; `Infinity` for no budget. */
+  get max(): number {
+    if (typeof this.#max === 'function') this.#max = this.#max()
+    return this.#max
   }
 
   /** Bytes the plants of every tenant in the store take now. */

@@ -56,9 +56,11 @@ export interface PlantStoreOptions {
    * pass it is refused with `sandbox_full` (507); deletes, removals and
    * resets give bytes back. Loads, restores and resets of the whole store
    * are never refused (a world larger than the budget refuses creates until
-   * it is below it again).
+   * it is below it again). A function answers it when first needed (a
+   * create or provisioning, or {@link PlantStore.plantBytes}): the sandbox's
+   * default reads V8's heap limit, whose module costs a start 2 ms.
    */
-  plantBytes?: number
+  plantBytes?: number | (() => number)
   /**
    * Writes a change through to durable storage (e.g. Redis) before the store
    * applies it: awaited after the change is validated, with the tenant's other
@@ -112,7 +114,7 @@ export class PlantStore {
   readonly #now: () => number
   readonly #writes: PlantWrites
   readonly #record: RecordChange | undefined
-  readonly #plantBytes: number | undefined
+  readonly #plantBytes: PlantStoreOptions['plantBytes']
   #tenants: Tenants
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly CheckedTenantSpec[] = []

@@ -106,7 +106,7 @@ export class Tenants {
   readonly budget: PlantBudget
 
   /** `maxPlantBytes`: what the tenants' plants may take in memory together (default: no budget). */
-  constructor(maxPlantBytes?: number) {
+  constructor(maxPlantBytes?: number | (() => number)) {
     this.budget = new PlantBudget(maxPlantBytes)
   }
 

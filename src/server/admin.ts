@@ -9,7 +9,7 @@ import type { Replica } from '../cluster/replica.ts'
 import { signIn } from '../core/auth.ts'
 import type { PlantStoreHandler } from '../core/core.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
-import { challenge, echoed, PlantStoreError, renderError } from '../core/errors.ts'
+import { echoed, PlantStoreError, renderError } from '../core/errors.ts'
 import {
   type CoreRequest,
   type CoreResponse,
@@ -32,6 +32,7 @@ import { adminKeyCheck } from './admin-key.ts'
 import type { RequestJournal } from './journal.ts'
 import { parseJournalQuery } from './journal-query.ts'
 import { ProvisioningRate } from './provisioning-rate.ts'
+import { refuseSharedWrite } from './read-only-world.ts'
 import { readiness, tenantExpiry } from './tenant-lifecycle.ts'
 import { readRecipe } from './tenant-recipe.ts'
 import { refuseUndeclared, type SandboxOperationId, sendsBody } from './undeclared.ts'
@@ -92,24 +93,6 @@ export const defaultTenantIdleMs = 600_000
 
 /** Where the admin API is mounted, as its messages name its paths. */
 const mountPath = '/__sandbox'
-
-/**
- * Throws `insufficient_scope` (403) when the tenant belongs to a read-only
- * world (see {@link AdminOptions.readOnlyWorld}): its public tokens may not
- * change what everyone shares.
- *
- * @example
- * if (readOnlyWorld) refuseSharedWrite(store, principal.tenantId)
- */
-export function refuseSharedWrite(store: PlantStore, tenantId: string): void {
-  if (store.isProvisioned(tenantId)) return
-  throw new PlantStoreError(
-    'insufficient_scope',
-    `Tenant ${tenantId} belongs to the shared fixture world, which is read-only on a sandbox with an admin key; ` +
-      'provision a tenant of your own (POST /__sandbox/tenants with X-Admin-Key) to write.',
-    { 'www-authenticate': challenge('insufficient_scope') },
-  )
-}
 
 export type { SandboxOperationId } from './undeclared.ts'
 

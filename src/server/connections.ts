@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+// Through getBuiltinModule, not an `import`: the ESM face of node:fs reads every export, which loads fs/promises,
+// readline and more at start.
+const { readFileSync } = process.getBuiltinModule('node:fs')
 
 /** File descriptors the sandbox keeps for its own use (its files, logs, Redis, webhooks) below the open-file limit. */
 export const reservedDescriptors = 128

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { bearerToken, signIn } from '../core/auth.ts'
 import { writesPlants } from '../core/core.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
@@ -73,12 +70,14 @@ interface Stream {
   deliveredAtHeartbeat: number
 }
 
-const require = createRequire(import.meta.url)
-
 /** The inspector's page, script and style, read from the package once on first use. */
 let files: Map<string, { type: string; text: string }> | undefined
 function inspectorFiles(): Map<string, { type: string; text: string }> {
   files ??= (() => {
+    // Through getBuiltinModule when first used: the ESM faces of node:fs and node:module load more at start.
+    const { readFileSync } = process.getBuiltinModule('node:fs')
+    const { dirname, join } = process.getBuiltinModule('node:path')
+    const require = process.getBuiltinModule('node:module').createRequire(import.meta.url)
     const dir = join(dirname(require.resolve('plant-store-mock/package.json')), 'src', 'inspector')
     const read = (name: string) => readFileSync(join(dir, name), 'utf8')
     return new Map([

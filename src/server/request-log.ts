@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
 import { type DestinationStream, type Logger, symbols } from 'pino'
-import { randomId } from '../core/random.ts'
+import { nonSecretId } from '../core/random.ts'
 
 /**
  * What a client's `X-Request-Id` must look like to be kept (echoed in the
@@ -17,7 +17,7 @@ export const requestIdSyntax = /^[\w.:-]{1,128}$/
  * Request ids unique to this process without a random draw per request: a
  * random prefix chosen at start, then a counter.
  */
-const idPrefix = randomId(6)
+const idPrefix = nonSecretId(6)
 let idCounter = 0
 
 /**
@@ -39,7 +39,8 @@ let idCounter = 0
 export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse, next?: () => void) => void {
   const write = lineWriter(logger)
   return (req, res, next) => {
-    const started = performance.now()
+    // hrtime, not `performance.now()`: the first read of `performance` loads perf_hooks (1 ms of a start).
+    const started = process.hrtime.bigint()
     const presented = req.headers['x-request-id']
     const id =
       typeof presented === 'string' && requestIdSyntax.test(presented)
@@ -63,7 +64,7 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
         authorization: headers.authorization !== undefined,
         adminKey: headers['x-admin-key'] !== undefined,
         statusCode,
-        responseTime: Math.round(performance.now() - started),
+        responseTime: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
       }
       if (write) write(level, fields)
       else logger[level](requestLogObject(fields), requestLogMessage)

@@ -1,32 +1,21 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { getHeapStatistics } from 'node:v8'
 import cors from 'cors'
 import type { Logger } from 'pino'
 import type { Replica } from '../cluster/replica.ts'
-import {
-  callerOf,
-  createCore,
-  isApiPath,
-  matchRoute,
-  type OperationId,
-  type OutcomeListener,
-  type PlantStoreHandler,
-  writesPlants,
-} from '../core/core.ts'
+import { callerOf, createCore, isApiPath, type OutcomeListener, type PlantStoreHandler } from '../core/core.ts'
 import { corsMethods, corsPolicy } from '../core/cors-policy.ts'
 import { TenantCoverage } from '../core/coverage.ts'
-import { renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
 import { madeUpOutcome } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
-import { contract } from '../generated/contract.ts'
 import { toListener } from './adapter.ts'
-import { createAdmin, refuseSharedWrite } from './admin.ts'
+import type { AdminOptions, createAdmin } from './admin.ts'
 import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
+import { withReadOnlyWorld } from './read-only-world.ts'
 import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
 import { UnsentBytes } from './unsent-bytes.ts'
@@ -166,7 +155,8 @@ function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: Serv
  * defaultPlantBytesTotal() // 1124073472 with a 4,288 MB heap
  */
 export function defaultPlantBytesTotal(): number {
-  return Math.floor(getHeapStatistics().heap_size_limit / 4)
+  // Through getBuiltinModule, not an `import`: the ESM face of node:v8 reads every export (its GC profiler, serdes…).
+  return Math.floor(process.getBuiltinModule('node:v8').getHeapStatistics().heap_size_limit / 4)
 }
 
 /**
@@ -177,11 +167,21 @@ export function defaultPlantBytesTotal(): number {
  * const store = sandboxStore({ seed: 7, plantBytesTotal: 256 << 20 })
  */
 export function sandboxStore(options: PlantStoreRouterOptions): PlantStore {
-  return createPlantStore({ ...options, plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal() })
+  // The default is read when first needed: V8's heap statistics cost a start 2 ms.
+  return createPlantStore({ ...options, plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal })
 }
 
-/** Builds the store, journal, API chain and admin API that the router and the fast path share. */
-export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
+/**
+ * Builds the store, journal, API chain and admin API that the router and the
+ * fast path share. The admin API's module (its recipe, journal query and
+ * fault rule schemas) loads with its first request, unless its `createAdmin`
+ * is given: a cluster replica's admin API must be built at once, to forget
+ * what it holds of the tenants the replica hands over from the start.
+ */
+export function sandboxParts(
+  options: PlantStoreRouterOptions,
+  loaded?: { createAdmin: typeof createAdmin },
+): SandboxParts {
   const store = options.store ?? sandboxStore(options)
   const journal =
     options.journal ??
@@ -224,7 +224,7 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
   })
   // A tenant this replica stops serving ends its live streams, as admin forgets its journal.
   replica?.onRelease(inspector.release)
-  const admin = createAdmin({
+  const adminOptions: AdminOptions = {
     store,
     journal,
     faults,
@@ -242,42 +242,22 @@ export function sandboxParts(options: PlantStoreRouterOptions): SandboxParts {
     onProvisioned: (tenant, evicted) => {
       eventLog?.info({ tenant: tenant.tenant, plants: tenant.plants, evicted }, 'tenant provisioned')
     },
-  })
+  }
+  if (replica && !loaded) throw new TypeError('sandboxParts: a cluster replica needs its admin API built at once')
+  const admin = loaded
+    ? loaded.createAdmin(adminOptions)
+    : builtOnFirstRequest(async () => (await import('./admin.ts')).createAdmin(adminOptions))
 
   const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
   return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent }
 }
 
-/** The methods of the contract's operations that need `plants:write`: the only ones a read-only world refuses. */
-const writeMethods: ReadonlySet<string> = new Set(
-  (Object.keys(contract.operations) as OperationId[])
-    .filter(writesPlants)
-    .map((operation) => contract.operations[operation].method),
-)
-
-/**
- * Refuses (403) the API's writes made with a token of the world's tenants,
- * before the operation runs; reads and provisioned tenants go straight
- * through. The refusal is journaled like any other answer.
- */
-function withReadOnlyWorld(
-  handle: PlantStoreHandler,
-  store: PlantStore,
-  onOutcome: OutcomeListener,
-): PlantStoreHandler {
-  return (request) => {
-    if (!writeMethods.has(request.method)) return handle(request)
-    const operation = matchRoute(request.path)?.route.methods.get(request.method)
-    const caller = operation && callerOf(store, request)
-    if (!caller || !writesPlants(operation)) return handle(request)
-    try {
-      refuseSharedWrite(store, caller.tenantId)
-    } catch (error) {
-      const response = renderError(error)
-      onOutcome(madeUpOutcome(request, response, caller))
-      return response
-    }
-    return handle(request)
+/** A handler built by `build` when its first request comes (each later one waits for the same build). */
+function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>): PlantStoreHandler {
+  let built: Promise<PlantStoreHandler> | undefined
+  return async (request) => {
+    built ??= build()
+    return (await built)(request)
   }
 }
 

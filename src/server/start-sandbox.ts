@@ -7,7 +7,6 @@ import { defaultMaxHeld } from '../core/held-requests.ts'
 import type { PlantStore } from '../core/store.ts'
 import { defaultMaxConnections } from './connections.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
-import { StateLog } from './state-file.ts'
 import type { Webhook } from './webhook.ts'
 
 // Through `getBuiltinModule`, not an `import`: the ESM face of `node:http` reads every export, among them
@@ -89,8 +88,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     )
   }
   const { eventLog, stateFile } = options
+  // Loaded only with a state file: its reader and schemas are of no use to a sandbox without one.
   const opened = stateFile
-    ? await StateLog.open(stateFile, {
+    ? await (await import('./state-file.ts')).StateLog.open(stateFile, {
         generatePlants,
         warn: (message) => (eventLog ? eventLog.warn({ stateFile }, message) : process.emitWarning(message)),
       })
@@ -105,7 +105,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const maxConnections = options.maxConnections ?? defaultMaxConnections()
   // Held requests never take more than half the connections: the others stay free for everyone else.
   const maxHeld = options.maxHeld ?? Math.min(defaultMaxHeld, Math.floor(maxConnections / 2))
-  const parts = sandboxParts({ ...options, store, replica, maxHeld })
+  // A replica's admin API is built at once (see sandboxParts); any other loads with its first request.
+  const admin = replica ? await import('./admin.ts') : undefined
+  const parts = sandboxParts({ ...options, store, replica, maxHeld }, admin)
   // The sandbox's own pages may be served under the name it listens on.
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
   const loadApp = async () => (await import('./express-app.ts')).appOf(parts, { ...options, allowedHosts })
