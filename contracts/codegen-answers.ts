@@ -6,17 +6,15 @@
  */
 import { type OpenApiDocument, operationsOf, type ResponseObject, resolve } from '../src/core/openapi.ts'
 
-const banner = '// Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.\n'
-
 /**
  * The contents of `contract-answers.ts`: for each operation, its declared statuses (ascending) and the fields
  * a 400 of it can be about (its parameters, then its body as a whole and by property); and, for each status,
  * the headers the contract requires of an answer with it on any operation (lower-case names, in document order).
  *
  * @example
- * generateAnswers(document) // '// Generated … export const contractAnswers = { "operations": { "listPlants": …'
+ * generateAnswers(document, banner) // '// Generated … export const contractAnswers = { "operations": { "listPlants": …'
  */
-export function generateAnswers(document: OpenApiDocument): string {
+export function generateAnswers(document: OpenApiDocument, banner: string): string {
   const operations = operationsOf(document)
   const requiredHeaders = new Map<number, Set<string>>()
   for (const { operation } of operations) {

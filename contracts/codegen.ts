@@ -32,7 +32,9 @@ const contractUrl = new URL('./openapi.yaml', import.meta.url)
 const sandboxContractUrl = new URL('./sandbox.openapi.yaml', import.meta.url)
 const generatedDir = new URL('../src/generated/', import.meta.url)
 
-const banner = '// Generated from contracts/openapi.yaml by contracts/codegen.ts. Do not edit.\n'
+/** The first line of every file generated from a contract. */
+const bannerOf = (contractFile: string) => `// Generated from ${contractFile} by contracts/codegen.ts. Do not edit.\n`
+const banner = bannerOf('contracts/openapi.yaml')
 
 /** The contract's extensions that codegen reads, beyond OpenAPI itself. */
 interface Document extends OpenApiDocument {
@@ -131,7 +133,7 @@ export async function generate(): Promise<Record<string, string>> {
     }),
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
-    'contract-answers.ts': generateAnswers(document),
+    'contract-answers.ts': generateAnswers(document, banner),
     'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
 }
@@ -236,8 +238,7 @@ function generateClient(document: OpenApiDocument, spec: ClientSpec): string {
       `  ${name}?: string`,
     ]),
   ]
-  return `// Generated from ${spec.contractFile} by contracts/codegen.ts. Do not edit.
-import { type AnswerOf, type Connection, contractRequest } from '../client/request.ts'
+  return `${bannerOf(spec.contractFile)}import { type AnswerOf, type Connection, contractRequest } from '../client/request.ts'
 import type { operations, paths } from '${spec.typesModule}'
 
 /** Requests of the operations of \`${spec.contractFile}\`, typed by it. */
@@ -263,7 +264,7 @@ ${[...methods, ...(usesToken ? [tokenMethod] : []), ...(usesHeaders ? [headersMe
 `
 }
 
-const sandboxBanner = '// Generated from contracts/sandbox.openapi.yaml by contracts/codegen.ts. Do not edit.\n'
+const sandboxBanner = bannerOf('contracts/sandbox.openapi.yaml')
 
 /** Where the sandbox contract points into the Plant Store's: `./openapi.yaml#/components/…`. */
 const plantStoreRef = './openapi.yaml#'
