@@ -7,7 +7,7 @@
  * corpus, the operations test), so a new operation is among them by itself.
  */
 
-import type { OperationId } from '../../src/core/core.ts'
+import { type OperationId, writesPlants } from '../../src/core/core.ts'
 import { operationsOf, type RequestBodyObject, resolve } from '../../src/core/openapi.ts'
 import { contractDocument } from '../../src/generated/contract-document.ts'
 
@@ -40,7 +40,7 @@ const document = contractDocument as unknown as Parameters<typeof operationsOf>[
  * operationRequests(1).map(({ method, target }) => `${method} ${target}`) // ['GET /plants', …, 'DELETE /plants/1']
  */
 export function operationRequests(id: number | string = 1): OperationRequest[] {
-  return operationsOf(document).map(({ operationId, method, path, operation, scopes }) => {
+  return operationsOf(document).map(({ operationId, method, path, operation }) => {
     const name = `${method} ${path} (${operationId}) in contracts/openapi.yaml`
     const [success, ...more] = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status))
     if (success === undefined || more.length > 0) throw new Error(`${name} must declare one 2xx status`)
@@ -59,7 +59,7 @@ export function operationRequests(id: number | string = 1): OperationRequest[] {
       target: path.replaceAll(/\{\w+\}/g, String(id)),
       takesId: path.includes('{'),
       body,
-      writes: scopes.includes('plants:write'),
+      writes: writesPlants(operationId as OperationId),
       success: Number(success),
     }
   })
