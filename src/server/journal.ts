@@ -132,7 +132,7 @@ function copyOf(text: string): string {
 
 /**
  * What an entry is counted for: its fixed overhead plus 2 bytes per character
- * of its texts (path, query, header values, bodies). V8 keeps a string in 1
+ * of its texts (path, query, header values, bodies, an Error answer's reason). V8 keeps a string in 1
  * or 2 bytes per character (2 once it holds any character above U+00FF, such
  * as the `…` of a cut body), so this is an upper bound of their heap.
  */
@@ -141,6 +141,8 @@ function sizeOf({ request, response }: JournalEntry): number {
   for (const name in request.headers) chars += name.length + (request.headers[name] as string).length
   if (request.body !== null) chars += request.body.length
   if (response.body !== null) chars += response.body.length
+  // An Error answer's reason: a few short texts the core wrote (a field, a rule, a scope), never the client's.
+  for (const text of Object.values(response.reason ?? {})) chars += text.length
   return journalDefaults.entryOverheadBytes + 2 * chars
 }
 
