@@ -1,11 +1,17 @@
 import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
+import { plantStoreWorkerStartOptions, startPlantStoreWorker } from './browser/start-worker.ts'
 import { type PersistOptions, storedPlantStore } from './browser/stored-world.ts'
 import { exposeOnWindow } from './browser/window-handle.ts'
 import type { PlantStore } from './core/store.ts'
 import { type CreateHandlersOptions, createPlantStoreMock, type PlantStoreMock } from './msw/handlers.ts'
 
 export type { SetupWorker, StartOptions } from 'msw/browser'
+export { plantStoreWorkerStartOptions } from './browser/start-worker.ts'
 export { defaultStorageKey, type PersistOptions, storedWorldFormat } from './browser/stored-world.ts'
+export {
+  type PlantStoreStoryParameters,
+  plantStoreBeforeEach,
+} from './browser/storybook.ts'
 export {
   type PlantStoreWindowHandle,
   type PlantStoreWindowInit,
@@ -43,23 +49,16 @@ export interface PlantStoreWorker extends PlantStoreMock {
    * `persist`, settles once the stored world is loaded).
    */
   readonly store: PlantStore
+  /**
+   * Starts the worker with {@link plantStoreWorkerStartOptions} (and
+   * `options` on top, shallowly): `true` once it answers. It never breaks the
+   * app: where no service worker can start (blocked, as Playwright's
+   * `serviceWorkers: 'block'` does; an insecure origin; no worker script), it
+   * logs one console warning and resolves `false`, and the page's requests go
+   * to the network. `worker.start()` throws instead.
+   */
+  start(options?: StartOptions): Promise<boolean>
 }
-
-/**
- * The `worker.start()` options the Plant Store worker is meant to run with:
- * other requests (the page's own assets, other APIs) pass through untouched,
- * msw logs nothing, and the worker script is the one served at the site root
- * (`npx msw init <public dir>`, or msw's Vite plugin). Spread and override
- * what differs, e.g. `serviceWorker.url` when the app lives below `/`.
- *
- * @example
- * await worker.start({ ...plantStoreWorkerStartOptions, quiet: false })
- */
-export const plantStoreWorkerStartOptions = {
-  onUnhandledFrame: 'bypass',
-  quiet: true,
-  serviceWorker: { url: '/mockServiceWorker.js' },
-} as const satisfies StartOptions
 
 /**
  * Sets up msw's `setupWorker` with the Plant Store handlers, for browser dev
@@ -70,10 +69,10 @@ export const plantStoreWorkerStartOptions = {
  * `msw({ mode: 'worker-only' })` from `msw/vite` in the Vite config.
  *
  * @example
- * import { buildWorld, plantStoreWorkerStartOptions, setupPlantStoreWorker } from 'plant-store-mock/browser'
+ * import { buildWorld, setupPlantStoreWorker } from 'plant-store-mock/browser'
  *
- * const { worker, store } = setupPlantStoreWorker()
- * await worker.start(plantStoreWorkerStartOptions)
+ * const { start, store } = setupPlantStoreWorker()
+ * await start() // false, with one console warning, where no service worker can run: the app still mounts
  * await fetch('/plants', { headers: { authorization: 'Bearer psm_acme_write' } }) // 200, Acme's 5 plants
  *
  * await store.reset() // back to the world it was set up with
@@ -91,8 +90,7 @@ export const plantStoreWorkerStartOptions = {
  *
  * @example
  * // Created plants survive a reload, and every tab of the origin sees them.
- * const { worker } = setupPlantStoreWorker({ persist: true })
- * await worker.start(plantStoreWorkerStartOptions) // answers from the stored world
+ * await setupPlantStoreWorker({ persist: true }).start() // answers from the stored world
  */
 export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): PlantStoreWorker {
   const { persist, exposeOnWindow: expose, ...handlerOptions } = options
@@ -100,7 +98,8 @@ export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): Pl
     handlerOptions.store ?? (persist ? storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined)
   const mock = createPlantStoreMock({ ...handlerOptions, store })
   if (expose) exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage })
-  return { worker: setupWorker(...mock.handlers), ...mock }
+  const worker = setupWorker(...mock.handlers)
+  return { worker, ...mock, start: (startOptions) => startPlantStoreWorker(worker, startOptions) }
 }
 
 export * from './index.ts'
