@@ -29,7 +29,10 @@ export interface PlantStoreStoryParameters {
  * // .storybook/preview.tsx
  * const plantStore = setupPlantStoreWorker()
  * const preview: Preview = {
- *   loaders: [mswLoader(async () => (await plantStore.start(), plantStore.worker))],
+ *   loaders: [mswLoader(async () => {
+ *     await plantStore.start()
+ *     return plantStore.worker
+ *   })],
  *   beforeEach: plantStoreBeforeEach(plantStore),
  * }
  * // a story
