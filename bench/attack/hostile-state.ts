@@ -55,7 +55,7 @@ export function hostileStateAttack(): Attack {
           const stateFile = join(folder, `hostile-${index}.jsonl`)
           writeFileSync(stateFile, text())
           const before = digest(stateFile)
-          const ended = await runCliToEnd(['--state-file', stateFile, '--log-level', 'warn'])
+          const ended = await runCliToEnd(['--state-file', stateFile, '--log-level', 'warn'], 30_000)
           const lines = ended.stderr.trim().split('\n')
           checks.push({
             ok:

@@ -119,7 +119,7 @@ export interface Ended {
   readonly seconds: number
 }
 
-/** Runs the built CLI until it exits (killed after `timeoutMs`), sampling its RSS every 50 ms. */
+/** Runs the built CLI until it exits (SIGKILLed after `timeoutMs`: code `null`), sampling its RSS every 50 ms. */
 export function runCliToEnd(args: readonly string[], timeoutMs = 60_000): Promise<Ended> {
   const began = performance.now()
   const child = spawn(process.execPath, [cli, '--host', '127.0.0.1', '--port', '0', ...args], {

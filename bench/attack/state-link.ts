@@ -9,7 +9,7 @@
  * through the link. The link must stay a link, the victim untouched, the
  * file mode 0600, and every acknowledged create there.
  */
-import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Attack } from './attack.ts'
 import { acknowledgedOf, acmePlantIds, createPlants, newFolder, startOnStateFile } from './state-files.ts'
@@ -46,7 +46,7 @@ export function stateLinkAttack(): Attack {
         const held = await acmePlantIds(second.url)
         await second.stop(20_000)
         const lost = acknowledged.filter((id) => !held.has(id)).length
-        const mode = (statSync(real).mode & 0o777).toString(8)
+        const mode = existsSync(real) ? (statSync(real).mode & 0o777).toString(8) : 'none (no real file)'
         return {
           checks: [
             {
@@ -57,7 +57,7 @@ export function stateLinkAttack(): Attack {
             { ok: mode === '600', text: `the state file's mode ${mode} (budget 600)` },
             { ok: lost === 0, text: `acknowledged creates lost: ${lost} of ${acknowledged.length} (budget 0)` },
           ],
-          facts: [`the real file holds ${(statSync(real).size / 1e6).toFixed(1)} MB`],
+          facts: existsSync(real) ? [`the real file holds ${(statSync(real).size / 1e6).toFixed(1)} MB`] : [],
         }
       } finally {
         remove()

@@ -38,7 +38,11 @@ export function twoProcessesAttack(): Attack {
         const link = join(folder, 'link.jsonl')
         symlinkSync(stateFile, link)
         const first = await startOnStateFile(stateFile)
-        const seconds = [await runCliToEnd(['--state-file', stateFile]), await runCliToEnd(['--state-file', link])]
+        // Refused at once, or else killed after 15 s (it started: the audit's case).
+        const seconds = [
+          await runCliToEnd(['--state-file', stateFile], 15_000),
+          await runCliToEnd(['--state-file', link], 15_000),
+        ]
         const { statuses } = await createPlants(first.url, 10_000, creates, 16)
         await killHard(first)
         const acknowledged = acknowledgedOf(statuses)
