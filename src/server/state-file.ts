@@ -49,7 +49,7 @@ const compactionChunkBytes = 1 << 20
  * 64 KiB recipe. A longer line is refused unread; a record that would be
  * longer is never written.
  */
-export const maxStateLineBytes = 16 << 20
+const maxStateLineBytes = 16 << 20
 
 /** Plants one tenant of a state file may hold or be seeded with: the largest `--quota` (and more than `--plants` allows). */
 const maxTenantPlants = 10_000_000
