@@ -7,7 +7,7 @@
  * one line. Mounting needs root (CI runs as root): a failed mount fails the test.
  */
 import { spawnSync } from 'node:child_process'
-import { lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -112,6 +112,9 @@ describe('a full disk (F3)', () => {
       const list = await fetch(`${first.url}/plants?limit=1`, { headers: { authorization: 'Bearer psm_acme_read' } })
       expect(list.status).toBe(200)
       await list.body?.cancel()
+      // A compaction the disk could not take failed, left no file behind, and the log stayed in use.
+      expect(first.output()).toMatch(/compacting .*state\.jsonl failed: ENOSPC/)
+      expect((await readdir(disk)).sort()).toEqual(['filler', 'state.jsonl', 'state.jsonl.lock'])
       await rm(filler)
       const later = await createPlants(first.url, 20_000, 20, 1)
       expect(new Set(later.values())).toEqual(new Set([200]))
