@@ -4,7 +4,7 @@
  * (a tmpfs: needs root, as CI has), a `kill -9`, the creates whose answers
  * are counted, and a start that must be refused, its peak RSS sampled.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,13 +12,29 @@ import { bigPlant } from './big-plants.ts'
 import { pool, send } from './client.ts'
 import { cli, residentBytes, type SandboxProcess, startSandboxProcess } from './sandbox-process.ts'
 
+/** What is left to undo if the suite exits meanwhile (Ctrl-C): children to kill, disks to unmount, folders to remove. */
+const leftovers = new Set<() => void>()
+process.on('exit', () => {
+  // Last made, first undone: a disk is unmounted before its folder is removed.
+  for (const undo of [...leftovers].reverse()) {
+    try {
+      undo()
+    } catch {} // the suite is exiting: what cannot be undone stays
+  }
+})
+
 /** Acme's printed tokens. */
 export const acme = { read: 'psm_acme_read', write: 'psm_acme_write' }
 
 /** A new folder under the system's temporary one, and how to remove it (and unmount it, if it was). */
 export function newFolder(): { folder: string; remove: () => void } {
   const folder = mkdtempSync(join(tmpdir(), 'psm-attack-state-'))
-  return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) }
+  const remove = () => {
+    leftovers.delete(remove)
+    rmSync(folder, { recursive: true, force: true })
+  }
+  leftovers.add(remove)
+  return { folder, remove }
 }
 
 /**
@@ -32,10 +48,15 @@ export async function smallDisk(size: string): Promise<{ folder: string; remove:
     remove()
     throw new Error(`cannot mount a tmpfs (root is needed): ${mounted.stderr.trim()}`)
   }
+  const unmount = () => {
+    leftovers.delete(unmount)
+    spawnSync('umount', ['-l', folder])
+  }
+  leftovers.add(unmount)
   return {
     folder,
     remove: async () => {
-      await exitOf('umount', ['-l', folder])
+      unmount()
       remove()
     },
   }
@@ -133,9 +154,12 @@ export function runCliToEnd(args: readonly string[], timeoutMs = 60_000): Promis
   const sampler = setInterval(() => {
     peak = Math.max(peak, residentBytes(child.pid))
   }, 50)
-  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const kill = () => child.kill('SIGKILL')
+  const killer = setTimeout(kill, timeoutMs)
+  leftovers.add(kill)
   return new Promise((resolve) => {
     child.once('exit', (code) => {
+      leftovers.delete(kill)
       clearInterval(sampler)
       clearTimeout(killer)
       resolve({ code, stderr, peakRssMb: peak / 1e6, seconds: (performance.now() - began) / 1000 })
