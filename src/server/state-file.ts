@@ -18,6 +18,7 @@ import { type FileHandle, open, readlink, realpath, rm } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { PlantStoreError } from '../core/errors.ts'
+import { largestMaxTenants, largestQuota } from '../core/limits.ts'
 import { formatBytes, plantCost } from '../core/plant-budget.ts'
 import {
   type CheckedTenantSpec,
@@ -52,10 +53,10 @@ const compactionChunkBytes = 1 << 20
 const maxStateLineBytes = 16 << 20
 
 /** Plants one tenant of a state file may hold or be seeded with: the largest `--quota` (and more than `--plants` allows). */
-const maxTenantPlants = 10_000_000
+const maxTenantPlants = largestQuota
 
 /** Tenants a state file may hold: the largest `--max-tenants`. */
-const maxTenants = 100_000
+const maxTenants = largestMaxTenants
 
 /** What the smallest plant costs in memory (a 1-character name): a seeded count is counted at it. */
 const smallestPlantCost = plantCost({ id: 1, name: 'x' })
