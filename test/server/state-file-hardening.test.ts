@@ -165,6 +165,23 @@ describe('one sandbox per state file (F4)', () => {
     }
     await expect(stat(`${stateFile}.lock`)).rejects.toThrow('ENOENT')
   }, 60_000)
+  test('a lock left by a process that is gone, or whose pid another process took since, is taken over', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+    const holders = [
+      { pid: Number(gone.stdout), started: '1' }, // gone
+      { pid: process.pid, started: '1' }, // alive, but not the process that took the lock (it started at another time)
+    ]
+    for (const [index, holder] of holders.entries()) {
+      const stateFile = join(directory, `stale-${index}.jsonl`)
+      await writeFile(`${stateFile}.lock`, `${JSON.stringify(holder)}\n`)
+      const sandbox = await startBin(stateFile)
+      try {
+        expect(JSON.parse(await readFile(`${stateFile}.lock`, 'utf8'))).toMatchObject({ pid: sandbox.child.pid })
+      } finally {
+        expect(await sandbox.stop()).toBe(0)
+      }
+    }
+  }, 30_000)
 })
 
 describe('a state file through a link (F9, F10)', () => {
