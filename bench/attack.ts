@@ -10,7 +10,8 @@
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
  * journal-5, streams, provisioning, head, delay, pipeline, admin-key,
- * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes). Bounded: each
+ * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes, full-disk,
+ * two-processes, state-link, hostile-state). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -26,8 +27,10 @@ import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
+import { fullDiskAttack } from './attack/full-disk.ts'
 import { headStormAttack } from './attack/head-storm.ts'
 import { heldFloodAttack } from './attack/held-flood.ts'
+import { hostileStateAttack } from './attack/hostile-state.ts'
 import { journalAttack } from './attack/journal.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
@@ -37,6 +40,8 @@ import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
+import { stateLinkAttack } from './attack/state-link.ts'
+import { twoProcessesAttack } from './attack/two-processes.ts'
 import { unreadStreamsAttack } from './attack/unread-streams.ts'
 
 const attacks: readonly Attack[] = [
@@ -54,6 +59,10 @@ const attacks: readonly Attack[] = [
   plantFillAttack(),
   slowReadersAttack(),
   listWritesAttack(),
+  fullDiskAttack(),
+  twoProcessesAttack(),
+  stateLinkAttack(),
+  hostileStateAttack(),
 ]
 
 process.on('exit', killAllSandboxes)
