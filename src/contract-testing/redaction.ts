@@ -47,7 +47,8 @@ const secretWords = new Set([
 ])
 
 /** Names whose value is a secret even when written as one word: `apiKey`, `client_secret`, `X-Auth-Token`. */
-const secretSuffix = /((api|access|secret|private|auth|session|client|signing|master)key|token|password|passwd|secret|credentials?|cookie|signature)$/
+const secretSuffix =
+  /((api|access|secret|private|auth|session|client|signing|master)key|token|password|passwd|secret|credentials?|cookie|signature)$/
 
 /**
  * Whether a query parameter, header or body field with this name carries a
