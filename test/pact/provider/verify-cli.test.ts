@@ -96,6 +96,54 @@ describe('plant-store-mock verify exits 2 with one line when nothing can be veri
     )
   })
 
+  test('for a provider state beyond the quotas: a 430-byte pact asking for 50,000,000 plants (issue 35, F12)', async () => {
+    const pact = {
+      consumer: { name: 'app' },
+      provider: { name: 'plant-store' },
+      interactions: [
+        {
+          type: 'Synchronous/HTTP',
+          description: 'a huge list',
+          providerStates: [{ name: 'the tenant has {count} plants', params: { count: 50_000_000 } }],
+          request: { method: 'GET', path: '/plants' },
+          response: { status: 200 },
+        },
+      ],
+      metadata: { pactSpecification: { version: '4.0' } },
+    }
+    const huge = await folder('huge-state', { 'app-plant-store.json': JSON.stringify(pact) })
+    // Half a gigabyte of heap: before the check, set-up ran out of 4 GB.
+    const run = spawnSync(process.execPath, ['--max-old-space-size=512', cli, 'verify', huge], {
+      encoding: 'utf8',
+      env,
+      timeout: 60_000,
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe(
+      `plant-store-mock verify: ${huge}/app-plant-store.json: interaction "a huge list": Provider state "the tenant has {count} plants" asks for 50000000 plants; a tenant holds at most 10000 (the sandbox's quota, as for provisioning).\n`,
+    )
+  })
+
+  test('for a provider state parameter of the wrong type or length', async () => {
+    const pact = {
+      consumer: { name: 'app' },
+      provider: { name: 'plant-store' },
+      interactions: [
+        {
+          description: 'a long name',
+          providerStates: [{ name: 'a plant with id {id} exists', params: { id: 1, name: 'x'.repeat(10_000) } }],
+          request: { method: 'GET', path: '/plants' },
+          response: { status: 200 },
+        },
+      ],
+    }
+    const long = await folder('long-name', { 'app-plant-store.json': JSON.stringify(pact) })
+    const run = verify(long)
+    expect(run.status).toBe(2)
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.stderr).toContain('needs "name" as a string of at most 256 characters')
+  })
+
   test('for a pact URL that cannot be fetched', () => {
     const run = verify('http://127.0.0.1:9/app-plant-store.json')
     expect(run.status).toBe(2)
