@@ -1,0 +1,89 @@
+/**
+ * Issue 35, F12: `verify` of a 430-byte pact whose provider state asks for
+ * 50,000,000 plants (it ran out of a 4.28 GB heap after ~150 s, a native
+ * stack trace, SIGTERM ignored), under `--max-old-space-size=400`: it must
+ * end by itself with one line and exit 2. Then `verify` of a pact URL that
+ * never answers, sent SIGTERM: it must end at once, of that signal, after one line.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { lastLines, runTool, type ToolAttack } from './tool-attack.ts'
+
+const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
+
+/** The audit's pact: one interaction, a state asking for 50,000,000 plants. */
+const hugeStatePact = JSON.stringify({
+  consumer: { name: 'app' },
+  provider: { name: 'plant-store' },
+  interactions: [
+    {
+      type: 'Synchronous/HTTP',
+      description: 'a huge list',
+      providerStates: [{ name: 'the tenant has {count} plants', params: { count: 50_000_000 } }],
+      request: { method: 'GET', path: '/plants' },
+      response: { status: 200 },
+    },
+  ],
+  metadata: { pactSpecification: { version: '4.0' } },
+})
+
+/** The verify-quota attack. */
+export function verifyQuotaAttack(): ToolAttack {
+  return {
+    kind: 'tool',
+    id: 'verify-quota',
+    name: 'verify: a state beyond the quotas, then SIGTERM',
+    summary: `a ${hugeStatePact.length}-byte pact asking for 50,000,000 plants, under a 400 MB heap; SIGTERM during a verification`,
+    rssBudgetMb: 350,
+    budget: 'one line, exit 2; SIGTERM ends it',
+    timeLimitMs: 60_000,
+    async run({ ceilingMb }) {
+      const folder = await mkdtemp(join(tmpdir(), 'psm-verify-quota-'))
+      const hanging = createServer(() => undefined)
+      try {
+        const pact = join(folder, 'app-plant-store.json')
+        await writeFile(pact, hugeStatePact)
+        const huge = await runTool(['--max-old-space-size=400', cli, 'verify', pact], {
+          timeLimitMs: 30_000,
+          ceilingMb,
+        })
+        const lines = huge.stderr.trim().split('\n')
+
+        // A pact URL that never answers holds the Verifier at work until the signal comes.
+        let fetched: () => void = () => undefined
+        const fetching = new Promise<void>((resolve) => {
+          fetched = resolve
+        })
+        hanging.on('request', () => fetched())
+        await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve))
+        const { port } = hanging.address() as AddressInfo
+        const stopped = await runTool([cli, 'verify', `http://127.0.0.1:${port}/app-plant-store.json`], {
+          timeLimitMs: 20_000,
+          ceilingMb,
+          onStart: (kill) => void fetching.then(() => kill('SIGTERM')),
+        })
+        return {
+          peakRssMb: Math.max(huge.peakRssMb, stopped.peakRssMb),
+          checks: [
+            {
+              ok: huge.endedByItself && huge.code === 2 && lines.length === 1,
+              text: `the huge state: ${huge.endedByItself ? `exit ${huge.code ?? huge.signal}` : huge.passedCeiling ? `killed past the ceiling of ${ceilingMb} MB` : 'killed at 30 s'}, ${lines.length} line(s) on stderr (budget: exit 2, one line)`,
+            },
+            {
+              ok: stopped.endedByItself && stopped.signal === 'SIGTERM',
+              text: `SIGTERM during a verification: ${stopped.endedByItself ? `ended of ${stopped.signal ?? `exit ${stopped.code}`}` : 'ignored (killed at 20 s)'}`,
+            },
+          ],
+          facts: [`verify said: ${lastLines(huge.stderr, 1)}`, `on SIGTERM: ${lastLines(stopped.stderr, 1)}`],
+        }
+      } finally {
+        hanging.closeAllConnections()
+        hanging.close()
+        await rm(folder, { recursive: true, force: true })
+      }
+    },
+  }
+}
