@@ -11,6 +11,8 @@ import { join } from 'node:path'
 const remote = /^https?:\/\//i
 /** Not-pact files named in a message; the rest are counted. */
 const named = 5
+/** The largest pact file read (64 MiB, some hundred thousand interactions): a larger one is refused unread. */
+const maxPactBytes = 64 * 1024 * 1024
 
 /**
  * Why these pact sources cannot be verified, or `undefined` when every local
@@ -70,6 +72,8 @@ async function notAPact(
   file: string,
   stateProblem: StateProblem | undefined,
 ): Promise<string | StateRefused | undefined> {
+  const { size } = await stat(file)
+  if (size > maxPactBytes) return `${size} bytes, more than a pact is read (${maxPactBytes})`
   let pact: unknown
   try {
     pact = JSON.parse(await readFile(file, 'utf8'))

@@ -5,7 +5,7 @@
  * pacts), 130/143 when interrupted; always one line naming the problem.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -121,6 +121,17 @@ describe('plant-store-mock verify exits 2 with one line when nothing can be veri
     expect(run.status).toBe(2)
     expect(run.stderr).toBe(
       `plant-store-mock verify: ${huge}/app-plant-store.json: interaction "a huge list": Provider state "the tenant has {count} plants" asks for 50000000 plants; a tenant holds at most 10000 (the sandbox's quota, as for provisioning).\n`,
+    )
+  })
+
+  test('for a file larger than any pact, refused unread', async () => {
+    const big = await folder('big-pact', { 'app-plant-store.json': '{' })
+    // A sparse file: 65 MiB long, no disk taken.
+    await truncate(join(big, 'app-plant-store.json'), 65 * 1024 * 1024)
+    const run = verify(big)
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe(
+      `plant-store-mock verify: this file is not a pact: ${big}/app-plant-store.json (68157440 bytes, more than a pact is read (67108864)).\n`,
     )
   })
 
