@@ -153,7 +153,9 @@ export function storedPlantStore(
   const world = options.world ?? buildWorld(options)
   checkSeededPlants(options, world)
   const setup = fingerprint(JSON.stringify([world, options.quota ?? null]))
-  const storage = new WorldStorage(key, setup)
+  // No stored tenant may hold more than a tenant of the set-up world could: what provisioning allows too.
+  const maxQuota = Math.max(options.quota ?? contract.defaultQuota, ...world.map(({ quota = 0 }) => quota))
+  const storage = new WorldStorage(key, setup, maxQuota)
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(key) : undefined
 
   const store: StoredPlantStore = new StoredPlantStore({
@@ -221,7 +223,11 @@ class WorldStorage {
   #seen: string | null = null
   #warned = false
 
-  constructor(key: string, setup: string) {
+  /** The most plants a stored tenant may hold, its quota included. */
+  readonly #maxQuota: number
+
+  constructor(key: string, setup: string, maxQuota: number) {
+    this.#maxQuota = maxQuota
     this.#key = key
     this.#revisionKey = `${key}:revision`
     this.#setup = setup
@@ -267,6 +273,15 @@ class WorldStorage {
     }
     if (parsed.data.setup !== this.#setup) {
       this.discard('the mock is now set up with another world (seed, plantsPerTenant, world or quota)')
+      return undefined
+    }
+    const oversized = parsed.data.snapshot.tenants.find(({ quota, seedPlants, plants }) => {
+      const seeded = typeof seedPlants === 'number' ? seedPlants : seedPlants.length
+      return quota > this.#maxQuota || seeded > quota || plants.length > quota
+    })
+    if (oversized) {
+      // Written by another page of the origin: generating its seeded plants would block this one (a reset does).
+      this.discard(`tenant "${oversized.id}" holds more plants than a tenant may (at most ${this.#maxQuota})`)
       return undefined
     }
     return parsed.data

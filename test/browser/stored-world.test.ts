@@ -153,6 +153,26 @@ describe('the stored world against other pages of its origin (issue 35, F14)', (
   })
 })
 
+describe('the stored world written by another page of its origin (issue 35, F14)', () => {
+  test('a stored tenant with more seeded plants than a tenant may hold is discarded, never generated', async () => {
+    const seen = watch(chromium.context)
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
+    await app.create({ id: '206', name: 'Before The Forgery' })
+    // Another page of the origin rewrites the stored world: its setup fingerprint is kept, Acme's seeds are not.
+    await app.page.evaluate((key) => {
+      const stored = JSON.parse(localStorage.getItem(key) ?? '{}')
+      for (const tenant of stored.snapshot.tenants) if (tenant.id === 'acme') tenant.seedPlants = 1_000_000
+      localStorage.setItem(key, JSON.stringify(stored))
+    }, defaultStorageKey)
+    await app.reload()
+    expect(await app.plants()).toEqual(await seededPlants('acme'))
+    expect(seen.warnings).toEqual([
+      expect.stringMatching(/^\[plant-store-mock\] Discarded the stored world .*tenant "acme" holds more plants/),
+    ])
+    expect(seen.errors).toEqual([])
+  })
+})
+
 describe('two apps of one origin, and the seeded plants, with persist: true (issue 35, F14)', () => {
   let pages: ExampleSite | undefined
   beforeAll(async () => {
