@@ -60,6 +60,7 @@ test('a provider answering 200 MB bodies: every read is cut at the contract’s 
   expect(report.failed).toBeGreaterThan(0)
   const findings = report.rules.flatMap((rule) => rule.findings)
   expect(findings.some(({ expected }) => expected.some((text) => text.includes('it was cut there')))).toBe(true)
+  expect(findings.some(({ answer }) => answer?.body.endsWith('bytes: the rest was not read)'))).toBe(true)
   // A list is read up to 10,000 plants of the contract's longest (31.3 MB); any other answer up to 64 KiB.
   const lists = seen.filter(({ request }) => request.method === 'GET' && request.path.startsWith('/plants'))
   expect(lists.length).toBeGreaterThan(0)

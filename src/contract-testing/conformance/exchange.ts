@@ -76,6 +76,8 @@ export interface Answer {
    * from the body, judged when it came.
    */
   readonly judged?: {
+    /** How many characters its body had ({@link text} keeps the first of them). */
+    readonly textLength: number
     /** What `contractProblems` said of it. */
     readonly contractProblems: readonly string[] | undefined
     /** Whether it was an Error body. */

@@ -8,7 +8,7 @@ import { contract } from '../../generated/contract.ts'
 import { contractProblems, operationOf } from './contract-check.ts'
 import { type Answer, type Exchange, idsIn, type Probe, sendProbe, type Transport } from './exchange.ts'
 import { type Expectation, isErrorBody, json, status, succeeded } from './expectations.ts'
-import { type Finding, findingOf, type LeftoverPlant, preview } from './report.ts'
+import { type Finding, findingOf, type LeftoverPlant } from './report.ts'
 import { type CreatePlantOptions, type OwnPlant, type RuleContext, RuleStop, RunInterrupted } from './rule.ts'
 
 export interface SessionSettings {
@@ -50,10 +50,12 @@ const maxPlantBytes =
 const answerMarginBytes = contract.maxBodyBytes
 
 /**
- * The body bytes the run keeps of an answer once its rule has judged it:
+ * The body characters the run keeps of an answer once its rule has judged it:
  * a longer one keeps a preview and what the run-wide rules judge of it.
  */
-const keptBodyBytes = 16 * 1024
+const keptBodyLength = 16 * 1024
+/** The characters such an answer keeps of its body: more than a report shows. */
+const keptPreviewLength = 1024
 
 /**
  * The most the run reads of an answer to this probe: what the contract lets
@@ -73,13 +75,14 @@ function answerLimit(probe: Probe, quota: number | undefined): number {
  */
 function kept(exchange: Exchange): Exchange {
   const { answer } = exchange
-  if (!answer || answer.text.length <= keptBodyBytes) return exchange
+  if (!answer || answer.text.length <= keptBodyLength) return exchange
   const judged = {
+    textLength: answer.text.length,
     contractProblems: contractProblems(exchange.request.method, exchange.request.path, answer),
     errorBody: isErrorBody(answer),
   }
   const { json: _dropped, ...rest } = answer
-  const light: Answer = { ...rest, text: preview(answer.text), judged }
+  const light: Answer = { ...rest, text: answer.text.slice(0, keptPreviewLength), judged }
   return { ...exchange, answer: light }
 }
 
