@@ -27,7 +27,9 @@ export interface PlantStoreWorkerOptions extends Omit<CreateHandlersOptions, 'pe
    * it is answered; the stored world is loaded before the first answer.
    * A stored world that is corrupt, from another format of the package or
    * from another set-up world is discarded with one console warning.
-   * `true`, or `{ key }` to keep several mocks of one origin apart. Off by default.
+   * `true`, or `{ key }` to keep several mocks of one origin apart (by
+   * default, one stored world per `baseUrl`). Seeded plants above a tenant's
+   * quota are refused (`quota_exceeded`) at set-up. Off by default.
    */
   persist?: boolean | PersistOptions
   /**

@@ -160,6 +160,12 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
   }
 }
 
+/** Kills this child too when the suite exits, however it exits (a tool run by a tool attack). */
+export function killedOnExit(child: ChildProcess): void {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+}
+
 /** The resident set size of a process in bytes, from /proc; 0 once it is gone. */
 export function residentBytes(pid: number | undefined): number {
   try {
