@@ -36,6 +36,9 @@ export type JournalEntry = Schemas['JournalEntry']
 /** The answer of `GET /__sandbox/requests`. */
 export type JournalQueryAnswer = Schemas['JournalAnswer']
 
+/** A tenant's contract coverage, as `GET /__sandbox/coverage` answers it: the format `plant-store-mock coverage` merges. */
+export type TenantCoverageAnswer = Schemas['CoverageAnswer']
+
 /** A tenant's plants with their ids, as `GET /__sandbox/plants` answers them. */
 export type TenantPlantsAnswer = Schemas['TenantPlants']
 
@@ -188,6 +191,18 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
   /** `GET /__sandbox/plants`: its plants with their ids, oldest first (not journaled). */
   plants(): Promise<TenantPlantsAnswer> {
     return this.#api.listTenantPlants()
+  }
+
+  /**
+   * `GET /__sandbox/coverage`: which of the contract's declared answers its
+   * requests provoked (emptied with its journal). Write it to a file to merge
+   * it with other runs' reports: `plant-store-mock coverage unit.json e2e.json sandbox.json`.
+   *
+   * @example
+   * await writeFile('coverage/sandbox.json', JSON.stringify(await tenant.coverage()))
+   */
+  coverage(): Promise<TenantCoverageAnswer> {
+    return this.#api.tenantCoverage()
   }
 
   /** `POST /__sandbox/reset`: its plants back to how it started; its journal and fault rules emptied. */
