@@ -18,6 +18,7 @@ import type {
 import { routes } from './core/core.ts'
 import { answerCorsHeaders, preflightHeaders } from './core/cors-policy.ts'
 import type { CoreRequest, CoreResponse } from './core/http.ts'
+import { joinCoverageRun, writeCoverageRun } from './coverage-run.ts'
 import { type PlantStoreMockOptions, type PlantStoreParts, plantStoreParts } from './plant-store-mock.ts'
 
 export type { BrowserContext, Page } from '@playwright/test'
@@ -82,6 +83,8 @@ export async function routePlantStore(
   target: BrowserContext | Page,
   options: RoutePlantStoreOptions = {},
 ): Promise<RoutedPlantStore> {
+  // In a run with `plant-store-mock/playwright/reporter`, the coverage reports to the worker's collector too.
+  const suiteWide = joinCoverageRun()
   const { handle, ...parts } = plantStoreParts(options)
   const apiPath = apiPathOf(options.baseUrl)
   const matches = (url: URL) => apiPath(url) !== undefined
@@ -99,6 +102,7 @@ export async function routePlantStore(
       if (!routed) return
       routed = false
       await target.unroute(matches, handler)
+      if (suiteWide) writeCoverageRun()
     },
   }
 }

@@ -20,7 +20,10 @@ export default defineConfig({
       'default',
       [
         entry('vitest.ts'),
-        { require: process.env.PSM_REQUIRE?.split('|') ?? [], json: process.env.PSM_JSON || undefined },
+        {
+          require: process.env.PSM_REQUIRE ? process.env.PSM_REQUIRE.split('|') : [],
+          json: process.env.PSM_JSON || undefined,
+        },
       ],
     ],
   },
