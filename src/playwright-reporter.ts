@@ -49,7 +49,6 @@ export default class PlantStoreCoverageReporter implements Reporter {
     )
     this.#run.remove()
     if (shortfalls.length === 0) return undefined
-    // biome-ignore lint/suspicious/noConsole: the reason the run fails, in the run's output.
     console.error(new CoverageThresholdError(shortfalls).message)
     return { status: result.status === 'passed' ? 'failed' : result.status }
   }
