@@ -31,11 +31,14 @@ export {
   generatePlants,
   type WorldOptions,
 } from '../fixtures/world.ts'
+export { RequestVerificationError } from './client/request-filter.ts'
 export type { CoverageReport } from './core/coverage.ts'
+export type { JournalEntry, JournalQueryResult } from './core/journal.ts'
 export type { StoreSnapshot, TenantSpec } from './core/schemas.ts'
 export type { PlantStore } from './core/store.ts'
 export type { CoverageCheckOptions, PlantStoreCoverage } from './coverage-report.ts'
 export type { FaultRule, FaultRuleInput, FaultRules } from './faults/index.ts'
+export type { PlantStoreRequestFilter, PlantStoreRequests } from './plant-store-requests.ts'
 export {
   type InPagePlantStore,
   inPagePlantStore,
