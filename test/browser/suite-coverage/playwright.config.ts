@@ -1,7 +1,8 @@
 /**
  * A team's Playwright suite with suite-wide coverage, run on its own by ../suite-coverage.test.ts: two workers,
  * real Chromium (`CHROMIUM_PATH`), the threshold from `PSM_REQUIRE` (answers, `|`-separated) and the JSON
- * report to `PSM_JSON`.
+ * report to `PSM_JSON`. `PSM_OFF=1` runs it without suite-wide coverage (bench/suite-coverage.ts measures what it
+ * costs).
  */
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
@@ -17,13 +18,17 @@ export default defineConfig({
   outputDir: process.env.PSM_OUTPUT,
   reporter: [
     ['list'],
-    [
-      reporter,
-      {
-        require: process.env.PSM_REQUIRE ? process.env.PSM_REQUIRE.split('|') : [],
-        json: process.env.PSM_JSON || undefined,
-      },
-    ],
+    ...(process.env.PSM_OFF === '1'
+      ? []
+      : [
+          [
+            reporter,
+            {
+              require: process.env.PSM_REQUIRE ? process.env.PSM_REQUIRE.split('|') : [],
+              json: process.env.PSM_JSON || undefined,
+            },
+          ] as const,
+        ]),
   ],
   use: { browserName: 'chromium', launchOptions: { executablePath: process.env.CHROMIUM_PATH } },
 })
