@@ -117,6 +117,27 @@ test('keeps at most its capacity, counting what it dropped', async () => {
   expect(kept.map(({ request }) => request.query)).toEqual(['limit=2', 'limit=3', 'limit=4'])
 })
 
+test('keeps at most its bytes: large bodies push the oldest entries out, counted as dropped', async () => {
+  const bounded = setupPlantStoreServer({ baseUrl: 'https://bytes.test', journal: { maxBytes: 64 * 1024 } })
+  server.use(...bounded.handlers)
+  const raw = `{"name":"${'x'.repeat(10_000)}"`
+  for (let index = 0; index < 20; index++) {
+    const answer = await call(
+      'POST',
+      '/plants',
+      { token: acme.write, raw, headers: { 'content-type': 'application/json' } },
+      'https://bytes.test',
+    )
+    expect(answer.status).toBe(400)
+  }
+  const { count, dropped, requests: kept } = bounded.requests.list()
+  // An entry with a body cut to 4,096 characters is counted for more than 8 KB: at most 7 fit in 64 KiB.
+  expect(count).toBeGreaterThan(0)
+  expect(count).toBeLessThan(8)
+  expect(count + dropped).toBe(20)
+  expect(kept.every(({ request }) => (request.body?.length ?? 0) <= 4097)).toBe(true)
+})
+
 test('matches as the sandbox journal does: the same requests, the same filters, the same counts', async () => {
   const tenant = new SandboxClient({ baseUrl: sandbox.base }).tenant(acme)
   await tenant.requests.clear()
