@@ -43,11 +43,15 @@ export default class PlantStoreCoverageReporter implements Reporter {
 
   /** Merges the workers' files, prints the table, and fails the run below the threshold. */
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
-    const { shortfalls } = this.#run.finish(
-      this.#options,
-      'no test answered a Plant Store request through routePlantStore',
-    )
-    this.#run.remove()
+    let shortfalls: readonly string[]
+    try {
+      ;({ shortfalls } = this.#run.finish(
+        this.#options,
+        'no test answered a Plant Store request through routePlantStore',
+      ))
+    } finally {
+      this.#run.remove()
+    }
     if (shortfalls.length === 0) return undefined
     console.error(new CoverageThresholdError(shortfalls).message)
     return { status: result.status === 'passed' ? 'failed' : result.status }

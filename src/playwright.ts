@@ -72,10 +72,11 @@ export interface RoutedPlantStore extends PlantStoreParts {
  * the page's first request, e.g. before `page.goto()`.
  *
  * @example
- * const { store, faults, coverage, unroute } = await routePlantStore(context)
+ * const { store, faults, coverage, requests, unroute } = await routePlantStore(context)
  * faults.add('acme', { method: 'POST', path: '/plants', status: 503, times: 1 })
  * await page.goto('/')
  * store.listPlants('acme') // what the page's requests left
+ * requests.verify(1, { method: 'POST', path: '/plants', status: 503 }) // what the page sent, as the sandbox's journal
  * await unroute()
  *
  * @example
@@ -186,7 +187,7 @@ export interface PlantStoreFixtures {
   /**
    * The Plant Store answering this test's browser context: a new one per
    * test, set up before the test (whether it asks for it or not) and
-   * unrouted after it. `store`, `faults` and `coverage` are at hand.
+   * unrouted after it. `store`, `faults`, `coverage` and `requests` are at hand.
    */
   plantStore: RoutedPlantStore
 }

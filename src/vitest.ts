@@ -59,12 +59,16 @@ export default class PlantStoreCoverageReporter {
     if (!run) return
     const logger = this.#vitest?.logger
     const print = this.#options.print ?? ((table: string) => logger?.log(`\n${table}`))
-    const { shortfalls } = run.finish(
-      { ...this.#options, print },
-      'no test file wrote coverage: add plant-store-mock/vitest/setup to setupFiles',
-    )
-    // Emptied until the next run (watch mode): nothing of it stays behind.
-    run.remove()
+    let shortfalls: readonly string[]
+    try {
+      ;({ shortfalls } = run.finish(
+        { ...this.#options, print },
+        'no test file wrote coverage: add plant-store-mock/vitest/setup to setupFiles',
+      ))
+    } finally {
+      // Removed until the next run (watch mode makes it again): nothing of it stays behind.
+      run.remove()
+    }
     if (shortfalls.length > 0) {
       logger?.error(new CoverageThresholdError(shortfalls).message)
       process.exitCode = 1
