@@ -58,7 +58,14 @@ export function joinCoverageRun(): boolean {
   const file = join(folder, `${process.pid}-${nonSecretId(8)}.json`)
   global[suiteCoverageKey] = {
     observe: tally.observe,
-    write: () => writeFileSync(file, JSON.stringify(tally.report())),
+    write: () => {
+      try {
+        writeFileSync(file, JSON.stringify(tally.report()))
+      } catch (error) {
+        // The run's reporter removed its folder: the run is over (a process that outlived it), nothing to add.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      }
+    },
   }
   return true
 }
