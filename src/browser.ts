@@ -33,7 +33,7 @@ export interface PlantStoreWorkerOptions extends Omit<CreateHandlersOptions, 'pe
    */
   persist?: boolean | PersistOptions
   /**
-   * Puts `{ store, faults, coverage }` on `window.__plantStoreMock` for
+   * Puts `{ store, faults, coverage, requests }` on `window.__plantStoreMock` for
    * end-to-end tests and the devtools console, and first adds the fault
    * rules a test left in `window.__plantStoreMockInit` (see
    * `inPagePlantStore` in `plant-store-mock/playwright`). Off by default.
@@ -99,7 +99,8 @@ export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): Pl
   const store =
     handlerOptions.store ?? (persist ? storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined)
   const mock = createPlantStoreMock({ ...handlerOptions, store })
-  if (expose) exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage })
+  if (expose)
+    exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage, requests: mock.requests })
   const worker = setupWorker(...mock.handlers)
   return { worker, ...mock, start: (startOptions) => startPlantStoreWorker(worker, startOptions) }
 }

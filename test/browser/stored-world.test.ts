@@ -10,7 +10,7 @@ import type { BrowserContext, ConsoleMessage } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { defaultStorageKey, storedWorldFormat } from '../../src/browser.ts'
 import { fixtureTokens } from '../../src/index.ts'
-import { inPagePlantStore } from '../../src/playwright.ts'
+import { inPagePlantStore, RequestVerificationError } from '../../src/playwright.ts'
 import { ExampleApp, type ExampleSite, exampleSiteInChromium, seededPlants, serveStoredWorldPages } from './harness.ts'
 
 /** The example site served, Chromium, and a fresh context per test: no service worker, storage or cache carries over. */
@@ -238,5 +238,23 @@ describe('reaching the page’s worker mock from a test (exposeOnWindow: true)',
     expect((await mock.coverage()).undocumented).toEqual([{ answer: 'listPlants 503', hits: 1 }])
     expect(await mock.clearFaultRules()).toBe(1)
     expect(await mock.faultRules('acme')).toEqual([])
+  })
+
+  test("the page mock's journal: verify counts the app's requests as the sandbox client counts the sandbox's", async () => {
+    const page = await chromium.context.newPage()
+    const mock = inPagePlantStore(page)
+    await mock.addFaultRulesOnLoad([['acme', { method: 'GET', path: '/plants', status: 503, times: 1 }]])
+    await page.goto(`${chromium.site.origin}/?token=${token}`)
+    await page.waitForFunction(() => document.querySelector('main')?.dataset.revision === '1')
+
+    await mock.requests.verify(1, { method: 'GET', path: '/plants', status: 503 })
+    expect(await mock.requests.count({ tenant: 'acme' })).toBe(await mock.requests.count())
+    const failure = await mock.requests.verify(2, { status: '5xx' }).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(RequestVerificationError)
+    expect((failure as Error).message).toBe(
+      'Expected exactly 2 request(s) matching any method any path answered 5xx, found 1:\n  GET /plants → 503',
+    )
+    await mock.requests.clear()
+    expect(await mock.requests.count()).toBe(0)
   })
 })
