@@ -10,7 +10,8 @@
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
  * journal-5, streams, provisioning, head, delay, pipeline, admin-key,
- * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes). Bounded: each
+ * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes,
+ * pipeline-small, pipeline-small-admin, pipeline-small-held, chunk-flood, idle-slots). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -25,12 +26,15 @@ import { parseArgs } from 'node:util'
 import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
+import { chunkFloodAttack } from './attack/chunk-flood.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
 import { headStormAttack } from './attack/head-storm.ts'
 import { heldFloodAttack } from './attack/held-flood.ts'
+import { idleSlotsAttack } from './attack/idle-slots.ts'
 import { journalAttack } from './attack/journal.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
+import { pipelineSmallAttack } from './attack/pipeline-small.ts'
 import { plantFillAttack } from './attack/plant-fill.ts'
 import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
@@ -54,6 +58,11 @@ const attacks: readonly Attack[] = [
   plantFillAttack(),
   slowReadersAttack(),
   listWritesAttack(),
+  pipelineSmallAttack('api'),
+  pipelineSmallAttack('admin'),
+  pipelineSmallAttack('held'),
+  chunkFloodAttack(),
+  idleSlotsAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

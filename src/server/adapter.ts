@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { PlantStoreHandler } from '../core/core.ts'
 import { PlantStoreError, renderError } from '../core/errors.ts'
-import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
+import { type CoreRequest, type CoreResponse, LimitedBody, maxBodyPieces } from '../core/http.ts'
+import { contract } from '../generated/contract.ts'
 import type { UnsentBytes } from './unsent-bytes.ts'
 
 /**
@@ -84,14 +85,70 @@ function refuse(req: IncomingMessage): 'too_large' {
 }
 
 /**
+ * Per request, its body as it is gathered from the moment the request is
+ * handed to the handler (see {@link gatherBody}).
+ */
+const bodies = new WeakMap<IncomingMessage, Promise<Uint8Array | 'too_large'>>()
+
+/**
+ * Starts gathering a request's body, up to the contract's limit, as soon as
+ * the request is handed to the handler (or waits its turn behind another on
+ * its connection), whatever the handler does first (a delay holds it 30 s,
+ * say): a body left unread stays in Node's stream as the chunks it came in,
+ * one object each (65,000 one-byte chunks held 31.8 MB, issue 35, F2), where
+ * {@link LimitedBody} keeps its bytes. A body declared over the limit is left
+ * unread, to be refused when asked for.
+ *
+ * @example
+ * gatherBody(req) // then readBody(req, limit) answers what was gathered
+ */
+export function gatherBody(req: IncomingMessage): void {
+  if (req.readableEnded || bodies.has(req)) return
+  const declared = Number(req.headers['content-length'])
+  if (!(declared > 0) && req.headers['transfer-encoding'] === undefined) return
+  if (declared > contract.maxBodyBytes) return
+  const body = collect(req, contract.maxBodyBytes)
+  // A client that goes away mid-body fails the body only for a handler that asks for it.
+  body.catch(() => undefined)
+  bodies.set(req, body)
+}
+
+/**
  * Reads at most `limit` bytes of the request body. A `Content-Length` above
  * the limit is refused before a byte is read; a stream that passes it is
- * stopped there. A client that aborts mid-body is a 400, not a server fault.
+ * stopped there. A client that aborts mid-body is a 400, not a server fault;
+ * so is a body in more than {@link maxBodyPieces} pieces, whose connection
+ * then closes like a refused body's.
  */
 function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large'> {
   const declared = Number(req.headers['content-length'])
   if (declared > limit) return Promise.resolve(refuse(req))
-  if (req.readableEnded) return Promise.resolve(new Uint8Array(0))
+  const body = bodies.get(req) ?? (req.readableEnded ? Promise.resolve(new Uint8Array(0)) : collect(req, limit))
+  return body.then(
+    (bytes) => (bytes === 'too_large' || bytes.byteLength > limit ? refuse(req) : bytes),
+    (error: unknown) => {
+      if (error === tooManyPieces) {
+        refuse(req)
+        throw new PlantStoreError(
+          'invalid_request',
+          `The request body came in more than ${maxBodyPieces} pieces (chunks); send it in fewer, larger ones.`,
+        )
+      }
+      throw error
+    },
+  )
+}
+
+/** What {@link collect} rejects with for a body in too many pieces. */
+const tooManyPieces = Symbol('too many pieces')
+
+/**
+ * Collects a request's body into a {@link LimitedBody}. Past `limit` it
+ * stops reading (the connection kept, to answer 413 on it); past
+ * {@link maxBodyPieces} it rejects with {@link tooManyPieces} and drops what
+ * else comes until the connection closes.
+ */
+function collect(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large'> {
   return new Promise((resolve, reject) => {
     const body = new LimitedBody(limit)
     const cleanup = () => {
@@ -101,11 +158,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
       req.off('aborted', onError)
     }
     const onData = (chunk: Buffer) => {
-      if (body.push(chunk)) return
-      // Stop reading, but keep the connection to answer 413 on it (then close it).
-      cleanup()
-      req.pause()
-      resolve(refuse(req))
+      if (!body.push(chunk)) {
+        cleanup()
+        req.pause()
+        resolve('too_large')
+      } else if (body.pieces > maxBodyPieces) {
+        cleanup()
+        // Flowing with no listener: the rest of what was read is dropped, not kept chunk by chunk.
+        req.resume()
+        reject(tooManyPieces)
+      }
     }
     const onEnd = () => {
       cleanup()
@@ -260,6 +322,7 @@ function answerNow(
 ): Promise<void> | undefined {
   // The connection closes after an earlier refused body: left unanswered, this goes with it.
   if (closing.has(req.socket)) return undefined
+  gatherBody(req)
   let response: ReturnType<PlantStoreHandler>
   try {
     response = handle(toCoreRequest(req, res))
