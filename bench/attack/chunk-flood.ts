@@ -7,7 +7,7 @@
  * the audit saw RSS 1,314 MB and a victim's p50 1.5 → 551 ms.
  */
 import { connect } from 'node:net'
-import type { Attack } from './attack.ts'
+import { type Attack, tally } from './attack.ts'
 import { attackerTenant } from './attacker-tenant.ts'
 
 const connections = 100
@@ -34,6 +34,7 @@ export function chunkFloodAttack(): Attack {
       const body = `{"name":"${'x'.repeat(chunks - 9)}`
       const wire = Buffer.from(head + [...body].map((byte) => `1\r\n${byte}\r\n`).join(''))
       const before = context.rssMb()
+      const statuses: number[] = []
       let opened = 0
       let cut = 0
       let running = true
@@ -42,6 +43,11 @@ export function chunkFloodAttack(): Attack {
         opened++
         const socket = connect({ host: '127.0.0.1', port: context.port })
         socket.on('error', () => undefined)
+        // Reads what it is answered (to learn it was cut, and open another at once).
+        socket.on('data', (chunk: Buffer) => {
+          const status = /^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1]
+          if (status) statuses.push(Number(status))
+        })
         socket.on('close', () => {
           if (!running) return
           cut++
@@ -64,7 +70,7 @@ export function chunkFloodAttack(): Attack {
         checks: [],
         facts: [
           `${wire.byteLength.toLocaleString('en')} bytes on the wire a connection for a body of ${chunks.toLocaleString('en')}; ${attacker.note ?? 'Acme, with its public write token'}`,
-          `RSS before ${before.toFixed(0)} MB, while held ${holding.toFixed(0)} MB; connections opened ${opened}, cut by the sandbox ${cut}`,
+          `RSS before ${before.toFixed(0)} MB, while held ${holding.toFixed(0)} MB; connections opened ${opened}, cut by the sandbox ${cut}; answers ${tally(statuses)}`,
         ],
       }
     },

@@ -55,11 +55,9 @@ export function pipelineSmallAttack(variant: PipelineVariant): Attack {
       const perConnection = Math.floor(writtenBytes[variant] / one.length)
       const before = context.rssMb()
       const sockets: Socket[] = []
-      let closedBySandbox = 0
       for (let i = 0; i < count && context.keepGoing(); i++) {
         const socket = connect({ host: '127.0.0.1', port: context.port })
         socket.on('error', () => undefined)
-        socket.on('close', () => closedBySandbox++)
         socket.pause()
         const first = variant === 'held' ? request('Prefer: delay=30000\r\n') : one
         // In 64 KiB writes, as a client's kernel would pass them on.
@@ -73,6 +71,8 @@ export function pipelineSmallAttack(variant: PipelineVariant): Attack {
       }
       await context.pause(holdMs)
       const holding = context.rssMb()
+      // A paused socket learns of its close only once it reads: read on, and see which end at once.
+      const closedBySandbox = (await Promise.all(sockets.map((socket) => closedSoon(socket)))).filter(Boolean).length
       const stillOpen = sockets.length - closedBySandbox
       for (const socket of sockets) socket.destroy()
       return {
@@ -100,6 +100,22 @@ async function justUnder16KiB(
     best = { path, answerBytes }
   }
   return best
+}
+
+/** Whether a paused socket turns out closed once it reads on: its end (or reset) comes within 1 s, before any answer's bytes would stop. */
+function closedSoon(socket: Socket): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) {
+      resolve(true)
+      return
+    }
+    const timer = setTimeout(() => resolve(false), 1000)
+    socket.on('close', () => {
+      clearTimeout(timer)
+      resolve(true)
+    })
+    socket.resume()
+  })
 }
 
 async function lengthOf(context: AttackContext, path: string, token: string): Promise<number> {

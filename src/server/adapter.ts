@@ -128,7 +128,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
     (bytes) => (bytes === 'too_large' || bytes.byteLength > limit ? refuse(req) : bytes),
     (error: unknown) => {
       if (error === tooManyPieces) {
-        refuse(req)
+        // Nothing more of the connection is read (see stopReading), so nothing pipelined behind runs.
+        closing.add(req.socket)
+        tarpitted.add(req)
         throw new PlantStoreError(
           'invalid_request',
           `The request body came in more than ${maxBodyPieces} pieces (chunks); send it in fewer, larger ones.`,
@@ -138,6 +140,26 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
     },
   )
 }
+
+/**
+ * Reads nothing more of a connection, for good (Node resumes a connection
+ * to drain a body once its answer is sent: paused again at once): each piece
+ * of a body in one-byte chunks would cost a call of its own until the
+ * connection closes. The connection is answered (400), then kept, unread,
+ * until it has been silent {@link tarpitMs} (see {@link sendCoreResponse}):
+ * closed at once, it would be opened again at once, and each 64 KiB read of
+ * one-byte chunks costs the server ~11,000 calls (issue 35, F2).
+ */
+function stopReading(socket: Socket): void {
+  socket.pause()
+  socket.on('resume', () => socket.pause())
+}
+
+/** Requests refused for a body in too many pieces: their connection closes after {@link tarpitMs} of silence. */
+const tarpitted = new WeakSet<IncomingMessage>()
+
+/** How long a connection refused for a body in too many pieces is kept (the request timeout). */
+const tarpitMs = 30_000
 
 /** What {@link collect} rejects with for a body in too many pieces. */
 const tooManyPieces = Symbol('too many pieces')
@@ -164,8 +186,10 @@ function collect(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too
         resolve('too_large')
       } else if (body.pieces > maxBodyPieces) {
         cleanup()
-        // Flowing with no listener: the rest of what was read is dropped, not kept chunk by chunk.
+        // Flowing with no listener: the rest of what was read is dropped, not kept chunk by chunk;
+        // and nothing more is read of the connection, which closes once its 400 is sent.
         req.resume()
+        stopReading(req.socket)
         reject(tooManyPieces)
       }
     }
@@ -211,6 +235,8 @@ export function sendCoreResponse(
   const { status, headers } = response
   for (const name in headers) res.setHeader(name, headers[name] as string)
   if (refused.has(req)) res.setHeader('connection', 'close')
+  // After Node's own listener, which gives a kept-alive connection 6 s.
+  else if (tarpitted.has(req)) res.once('finish', () => req.socket.setTimeout(tarpitMs))
   res.statusCode = status
   if (response.chunks) {
     // Bytes the core keeps (a long list): written as they are, never encoded (nor decoded) anew.

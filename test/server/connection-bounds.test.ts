@@ -136,6 +136,37 @@ describe('requests pipelined on one connection', () => {
   })
 })
 
+describe('a body in small chunks (issue 35, F2)', () => {
+  /** `POST /plants` with the body in one-byte chunks (and the last chunk, when `ended`). */
+  const chunked = (body: string, ended: boolean) =>
+    `POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${fixtureTokens.acme.write}\r\n` +
+    'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n' +
+    [...body].map((byte) => `1\r\n${byte}\r\n`).join('') +
+    (ended ? '0\r\n\r\n' : '')
+
+  test('a body in one-byte chunks is gathered and stored', async () => {
+    const name = `chunked-${Date.now()}`
+    const { socket, text } = open()
+    socket.write(chunked(JSON.stringify({ id: 800_002, name }), true))
+    await until(() => text().includes('\r\n\r\n{'), 'the answer')
+    expect(text()).toMatch(/^HTTP\/1\.1 200 /)
+    expect(text()).toContain(name)
+    socket.destroy()
+  })
+
+  test('a body in more than 1,024 pieces is refused with 400 and an Error body', async () => {
+    const { socket, text } = open()
+    // 65,000 one-byte chunks, the last never sent, as the audit sent them.
+    socket.write(chunked(`{"name":"${'x'.repeat(65_000 - 9)}`, false))
+    await until(() => /\r\n\r\n\{.*\}/s.test(text()), 'the answer')
+    const body = text().slice(text().indexOf('\r\n\r\n') + 4)
+    expect(text()).toMatch(/^HTTP\/1\.1 400 /)
+    expectErrorBody({ status: 400, headers: new Headers({ 'content-type': 'application/json' }), text: body }, 400)
+    expect(body).toContain('more than 1024 pieces')
+    socket.destroy()
+  })
+})
+
 describe('a kept-alive connection', () => {
   test('announces at most 1,000 requests by default', async () => {
     const first = await fetch(`${sandbox.url}/__sandbox/health`)
