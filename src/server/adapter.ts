@@ -118,7 +118,7 @@ export function gatherBody(req: IncomingMessage): void {
  * the limit is refused before a byte is read; a stream that passes it is
  * stopped there. A client that aborts mid-body is a 400, not a server fault;
  * so is a body in more than {@link maxBodyPieces} pieces, whose connection
- * then closes like a refused body's.
+ * is then read no further (see {@link stopReading}).
  */
 function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large'> {
   const declared = Number(req.headers['content-length'])
@@ -187,7 +187,7 @@ function collect(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too
       } else if (body.pieces > maxBodyPieces) {
         cleanup()
         // Flowing with no listener: the rest of what was read is dropped, not kept chunk by chunk;
-        // and nothing more is read of the connection, which closes once its 400 is sent.
+        // and nothing more is read of the connection.
         req.resume()
         stopReading(req.socket)
         reject(tooManyPieces)
