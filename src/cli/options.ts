@@ -162,7 +162,8 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   },
   {
     flags: '--max-held-per-tenant <count>',
-    description: 'requests one tenant may have held by a delay at once, and one connection waiting behind an answer; more are answered 429, or cut the connection (default 100)',
+    description:
+      'requests one tenant may have held by a delay at once, and one connection waiting behind an answer; more are answered 429, or cut the connection (default 100)',
     parse: integer(1, 100_000),
   },
   {
