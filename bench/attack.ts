@@ -26,16 +26,19 @@ import { parseArgs } from 'node:util'
 import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
+import { chunkFloodAttack } from './attack/chunk-flood.ts'
 import { conformanceHugeAttack } from './attack/conformance-huge.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
 import { fullDiskAttack } from './attack/full-disk.ts'
 import { headStormAttack } from './attack/head-storm.ts'
 import { heldFloodAttack } from './attack/held-flood.ts'
 import { hostileStateAttack } from './attack/hostile-state.ts'
+import { idleSlotsAttack } from './attack/idle-slots.ts'
 import { journalAttack } from './attack/journal.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
 import { pactSecretsAttack } from './attack/pact-secrets.ts'
+import { pipelineSmallAttack } from './attack/pipeline-small.ts'
 import { plantFillAttack } from './attack/plant-fill.ts'
 import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
@@ -71,6 +74,11 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   pactSecretsAttack(),
   verifyQuotaAttack(),
   conformanceHugeAttack(),
+  pipelineSmallAttack('api'),
+  pipelineSmallAttack('admin'),
+  pipelineSmallAttack('held'),
+  chunkFloodAttack(),
+  idleSlotsAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -163,7 +163,8 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   },
   {
     flags: '--max-held-per-tenant <count>',
-    description: 'requests one tenant may have held by a delay at once; more are answered 429 (default 100)',
+    description:
+      'requests one tenant may have held by a delay at once, and one connection waiting behind an answer; more are answered 429, or cut the connection (default 100)',
     parse: integer(1, 100_000),
   },
   {
@@ -174,7 +175,8 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   },
   {
     flags: '--max-connections <count>',
-    description: 'connections accepted at once; more are closed at once (default: the open-file limit less 128)',
+    description:
+      'connections accepted at once; near it the one idle the longest is cut, beyond it (all busy) a new one is closed (default: the open-file limit less 128)',
     parse: integer(1, 1_000_000),
   },
   {

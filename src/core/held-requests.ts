@@ -44,9 +44,28 @@ export class HeldRequests {
     this.total = options.total ?? defaultMaxHeld
   }
 
-  /** Requests held now, in all. */
+  /** Requests held now, in all (those waiting for their turn on a connection included). */
   get held(): number {
     return this.#held
+  }
+
+  /**
+   * Takes a place for a request that waits, not for a delay, but for an
+   * earlier request on its connection (pipelined behind a held one, say):
+   * such a request holds what a held one holds, so it counts against the
+   * same total (issue 35, F1). `false`, taking nothing, when the sandbox
+   * already holds its maximum; otherwise give the place back with
+   * {@link release} once the request stops waiting.
+   */
+  reserve(): boolean {
+    if (this.#held >= this.total) return false
+    this.#held++
+    return true
+  }
+
+  /** Gives back a place taken by {@link reserve}. */
+  release(): void {
+    this.#held--
   }
 
   /**

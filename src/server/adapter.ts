@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { PlantStoreHandler } from '../core/core.ts'
 import { PlantStoreError, renderError } from '../core/errors.ts'
-import { type CoreRequest, type CoreResponse, LimitedBody } from '../core/http.ts'
+import { type CoreRequest, type CoreResponse, LimitedBody, maxBodyPieces } from '../core/http.ts'
+import { contract } from '../generated/contract.ts'
 import type { UnsentBytes } from './unsent-bytes.ts'
 
 /**
@@ -84,14 +85,92 @@ function refuse(req: IncomingMessage): 'too_large' {
 }
 
 /**
+ * Per request, its body as it is gathered from the moment the request is
+ * handed to the handler (see {@link gatherBody}).
+ */
+const bodies = new WeakMap<IncomingMessage, Promise<Uint8Array | 'too_large'>>()
+
+/**
+ * Starts gathering a request's body, up to the contract's limit, as soon as
+ * the request is handed to the handler (or waits its turn behind another on
+ * its connection), whatever the handler does first (a delay holds it 30 s,
+ * say): a body left unread stays in Node's stream as the chunks it came in,
+ * one object each (65,000 one-byte chunks held 31.8 MB, issue 35, F2), where
+ * {@link LimitedBody} keeps its bytes. A body declared over the limit is left
+ * unread, to be refused when asked for.
+ *
+ * @example
+ * gatherBody(req) // then readBody(req, limit) answers what was gathered
+ */
+export function gatherBody(req: IncomingMessage): void {
+  if (req.readableEnded || bodies.has(req)) return
+  const declared = Number(req.headers['content-length'])
+  if (!(declared > 0) && req.headers['transfer-encoding'] === undefined) return
+  if (declared > contract.maxBodyBytes) return
+  const body = collect(req, contract.maxBodyBytes)
+  // A client that goes away mid-body fails the body only for a handler that asks for it.
+  body.catch(() => undefined)
+  bodies.set(req, body)
+}
+
+/**
  * Reads at most `limit` bytes of the request body. A `Content-Length` above
  * the limit is refused before a byte is read; a stream that passes it is
- * stopped there. A client that aborts mid-body is a 400, not a server fault.
+ * stopped there. A client that aborts mid-body is a 400, not a server fault;
+ * so is a body in more than {@link maxBodyPieces} pieces, whose connection
+ * is then read no further (see {@link stopReading}).
  */
 function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large'> {
   const declared = Number(req.headers['content-length'])
   if (declared > limit) return Promise.resolve(refuse(req))
-  if (req.readableEnded) return Promise.resolve(new Uint8Array(0))
+  const body = bodies.get(req) ?? (req.readableEnded ? Promise.resolve(new Uint8Array(0)) : collect(req, limit))
+  return body.then(
+    (bytes) => (bytes === 'too_large' || bytes.byteLength > limit ? refuse(req) : bytes),
+    (error: unknown) => {
+      if (error === tooManyPieces) {
+        // Nothing more of the connection is read (see stopReading), so nothing pipelined behind runs.
+        closing.add(req.socket)
+        tarpitted.add(req)
+        throw new PlantStoreError(
+          'invalid_request',
+          `The request body came in more than ${maxBodyPieces} pieces (chunks); send it in fewer, larger ones.`,
+        )
+      }
+      throw error
+    },
+  )
+}
+
+/**
+ * Reads nothing more of a connection, for good (Node resumes a connection
+ * to drain a body once its answer is sent: paused again at once): each piece
+ * of a body in one-byte chunks would cost a call of its own until the
+ * connection closes. The connection is answered (400), then kept, unread,
+ * until it has been silent {@link tarpitMs} (see {@link sendCoreResponse}):
+ * closed at once, it would be opened again at once, and each 64 KiB read of
+ * one-byte chunks costs the server ~11,000 calls (issue 35, F2).
+ */
+function stopReading(socket: Socket): void {
+  socket.pause()
+  socket.on('resume', () => socket.pause())
+}
+
+/** Requests refused for a body in too many pieces: their connection closes after {@link tarpitMs} of silence. */
+const tarpitted = new WeakSet<IncomingMessage>()
+
+/** How long a connection refused for a body in too many pieces is kept (the request timeout). */
+const tarpitMs = 30_000
+
+/** What {@link collect} rejects with for a body in too many pieces. */
+const tooManyPieces = Symbol('too many pieces')
+
+/**
+ * Collects a request's body into a {@link LimitedBody}. Past `limit` it
+ * stops reading (the connection kept, to answer 413 on it); past
+ * {@link maxBodyPieces} it rejects with {@link tooManyPieces} and drops what
+ * else comes until the connection closes.
+ */
+function collect(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too_large'> {
   return new Promise((resolve, reject) => {
     const body = new LimitedBody(limit)
     const cleanup = () => {
@@ -101,11 +180,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
       req.off('aborted', onError)
     }
     const onData = (chunk: Buffer) => {
-      if (body.push(chunk)) return
-      // Stop reading, but keep the connection to answer 413 on it (then close it).
-      cleanup()
-      req.pause()
-      resolve(refuse(req))
+      if (!body.push(chunk)) {
+        cleanup()
+        req.pause()
+        resolve('too_large')
+      } else if (body.pieces > maxBodyPieces) {
+        cleanup()
+        // Flowing with no listener: the rest of what was read is dropped, not kept chunk by chunk;
+        // and nothing more is read of the connection.
+        req.resume()
+        stopReading(req.socket)
+        reject(tooManyPieces)
+      }
     }
     const onEnd = () => {
       cleanup()
@@ -149,6 +235,8 @@ export function sendCoreResponse(
   const { status, headers } = response
   for (const name in headers) res.setHeader(name, headers[name] as string)
   if (refused.has(req)) res.setHeader('connection', 'close')
+  // After Node's own listener, which gives a kept-alive connection 6 s.
+  else if (tarpitted.has(req)) res.once('finish', () => req.socket.setTimeout(tarpitMs))
   res.statusCode = status
   if (response.chunks) {
     // Bytes the core keeps (a long list): written as they are, never encoded (nor decoded) anew.
@@ -260,6 +348,7 @@ function answerNow(
 ): Promise<void> | undefined {
   // The connection closes after an earlier refused body: left unanswered, this goes with it.
   if (closing.has(req.socket)) return undefined
+  gatherBody(req)
   let response: ReturnType<PlantStoreHandler>
   try {
     response = handle(toCoreRequest(req, res))

@@ -1,3 +1,8 @@
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { HeldRequests } from '../core/held-requests.ts'
+import { gatherBody } from './adapter.ts'
+
 // Through getBuiltinModule, not an `import`: the ESM face of node:fs reads every export, which loads fs/promises,
 // readline and more at start.
 const { readFileSync } = process.getBuiltinModule('node:fs')
@@ -38,4 +43,197 @@ export function openFilesLimit(): number | undefined {
  */
 export function defaultMaxConnections(): number {
   return Math.max(64, (openFilesLimit() ?? assumedOpenFiles) - reservedDescriptors)
+}
+
+/** The state of one connection the sandbox serves. */
+interface Connection {
+  /** The answer being made or sent for its request now: the next one waits until it is sent whole. */
+  current: ServerResponse | undefined
+  /** Requests handed to the app so far. */
+  served: number
+  /** Requests read (pipelined) behind the current one, waiting for their turn, oldest first. */
+  readonly waiting: [IncomingMessage, ServerResponse, RequestListener][]
+}
+
+/** What {@link Connections} keeps within bounds. */
+export interface ConnectionsOptions {
+  /** The server's `maxConnections`: idle connections are cut first as the open ones come near it. */
+  readonly maxConnections: number
+  /**
+   * The held-request caps: each request waiting for its turn on a connection
+   * takes a place of their total, and a connection may have at most
+   * `perTenant` waiting.
+   */
+  readonly held: HeldRequests
+  /**
+   * The server's `maxRequestsPerSocket`: the last answer a connection may
+   * have says `Connection: close` and the connection closes once it is sent.
+   */
+  readonly maxRequestsPerSocket: number
+}
+
+/** What {@link Connections} counts, for the operator and the tests. */
+export interface ConnectionCounts {
+  /** Connections open now. */
+  readonly open: number
+  /** Of them, those with no request being answered (new, or kept alive between requests). */
+  readonly idle: number
+  /** Requests read but waiting for an earlier answer on their connection to be sent. */
+  readonly waiting: number
+  /** Connections cut because they pipelined past their share of waiting requests (or the total's). */
+  readonly cutPipelining: number
+  /** Idle connections cut to make room as the open ones came near `maxConnections`. */
+  readonly cutIdle: number
+}
+
+/**
+ * The sandbox's connections, kept within bounds (issue 35, F1 and F7):
+ *
+ * - **One answer at a time.** A connection's request is handed to the app
+ *   only once the answer before it has been sent whole (handed to the
+ *   system), so that a client that pipelines requests and reads nothing
+ *   makes the sandbox hold at most one answer of it, whatever its size, and
+ *   its further requests are not answered (nor, the connection paused, read)
+ *   while it is unsent. Node reads a whole 64 KiB of pipelined requests at
+ *   once; those waiting count against the held-request caps (at most
+ *   `perTenant` a connection, all of them within the total): past them the
+ *   connection is cut.
+ * - **Idle connections go first.** As the open connections come within
+ *   1/32 of `maxConnections`, each new one cuts the connection idle the
+ *   longest (no request being answered: never sent one, or kept alive
+ *   between two), so that connections that send nothing can never take
+ *   every slot from fresh clients.
+ *
+ * @example
+ * const connections = new Connections({ maxConnections: 896, held })
+ * const server = createServer(connections.gate(listener))
+ * connections.watch(server)
+ */
+export class Connections {
+  readonly #open = new Map<Socket, Connection>()
+  /** Connections with no request being answered, idle the longest first. */
+  readonly #idle = new Set<Socket>()
+  readonly #held: HeldRequests
+  readonly #maxRequests: number
+  /** Beyond this many open connections, a new one cuts the oldest idle one. */
+  readonly #roomAbove: number
+  #waiting = 0
+  #cutPipelining = 0
+  #cutIdle = 0
+
+  constructor({ maxConnections, held, maxRequestsPerSocket }: ConnectionsOptions) {
+    this.#held = held
+    this.#maxRequests = maxRequestsPerSocket
+    this.#roomAbove = maxConnections - Math.max(1, Math.floor(maxConnections / 32))
+  }
+
+  /** What is open, idle and waiting now, and what was cut. */
+  counts(): ConnectionCounts {
+    return {
+      open: this.#open.size,
+      idle: this.#idle.size,
+      waiting: this.#waiting,
+      cutPipelining: this.#cutPipelining,
+      cutIdle: this.#cutIdle,
+    }
+  }
+
+  /** Follows the server's connections from their start (to know the idle ones and make room). */
+  watch(server: Server): void {
+    // A request past the connection's last one (Node answers it a bare 503): the connection goes.
+    server.on('dropRequest', (_req: IncomingMessage, socket: Socket) => socket.destroy())
+    server.on('connection', (socket: Socket) => {
+      this.#connection(socket)
+      if (this.#open.size <= this.#roomAbove) return
+      for (const idle of this.#idle) {
+        if (idle === socket) continue
+        this.#cutIdle++
+        idle.destroy()
+        break
+      }
+    })
+  }
+
+  /**
+   * The listener behind this gate: each request goes to it in its turn (see
+   * {@link Connections}), never two of a connection at once.
+   */
+  gate(listener: RequestListener): RequestListener {
+    return (req, res) => this.#arrive(req, res, listener)
+  }
+
+  #connection(socket: Socket): Connection {
+    let connection = this.#open.get(socket)
+    if (connection) return connection
+    connection = { current: undefined, served: 0, waiting: [] }
+    this.#open.set(socket, connection)
+    this.#idle.add(socket)
+    // Node reads on when an answer is sent (and a body it drains resumes the connection): not while requests wait.
+    socket.on('resume', () => {
+      if (connection.waiting.length > 0) socket.pause()
+    })
+    socket.once('close', () => {
+      this.#open.delete(socket)
+      this.#idle.delete(socket)
+      for (const _ of connection.waiting) this.#stopWaiting()
+      connection.waiting.length = 0
+    })
+    return connection
+  }
+
+  #arrive(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
+    const socket = req.socket
+    // Requests Node still reads from a connection cut a moment ago (the rest of its read) go with it.
+    if (socket.destroyed) return
+    const connection = this.#connection(socket)
+    if (!connection.current) {
+      this.#run(socket, connection, req, res, listener)
+      return
+    }
+    if (connection.waiting.length >= this.#held.perTenant || !this.#held.reserve()) {
+      this.#cutPipelining++
+      socket.destroy()
+      return
+    }
+    this.#waiting++
+    connection.waiting.push([req, res, listener])
+    // Its body, if it has one, is gathered as bytes while it waits, not left in Node's stream chunk by chunk.
+    gatherBody(req)
+    // Read no further requests of it while these wait (Node reads on once every answer is sent).
+    socket.pause()
+  }
+
+  #run(
+    socket: Socket,
+    connection: Connection,
+    req: IncomingMessage,
+    res: ServerResponse,
+    listener: RequestListener,
+  ): void {
+    connection.current = res
+    this.#idle.delete(socket)
+    // Node says `Connection: close` on the last answer but leaves the connection open: this closes it once sent.
+    if (++connection.served >= this.#maxRequests) res.setHeader('connection', 'close')
+    const next = () => {
+      if (connection.current !== res) return
+      connection.current = undefined
+      if (socket.destroyed) return
+      const waiting = connection.waiting.shift()
+      if (!waiting) {
+        this.#idle.add(socket)
+        return
+      }
+      this.#stopWaiting()
+      if (connection.waiting.length === 0) socket.resume()
+      this.#run(socket, connection, ...waiting)
+    }
+    res.once('finish', next)
+    res.once('close', next)
+    listener(req, res)
+  }
+
+  #stopWaiting(): void {
+    this.#waiting--
+    this.#held.release()
+  }
 }

@@ -126,6 +126,8 @@ export interface SandboxParts {
   readonly inspector: Inspector
   /** The budget of answers written and not yet taken by their clients, shared by the API and the admin API. */
   readonly unsent: UnsentBytes
+  /** The caps on held requests, which requests waiting for their turn on a connection count against too. */
+  readonly held: HeldRequests
 }
 
 /**
@@ -249,7 +251,7 @@ export function sandboxParts(
     : builtOnFirstRequest(async () => (await import('./admin.ts')).createAdmin(adminOptions))
 
   const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
-  return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent }
+  return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent, held }
 }
 
 /** A handler built by `build` when its first request comes (each later one waits for the same build). */

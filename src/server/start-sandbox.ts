@@ -2,10 +2,13 @@ import type { RequestListener, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { generatePlants } from '../../fixtures/world.ts'
 import type { ClusterOptions } from '../cluster/replica.ts'
-import { errorResponse } from '../core/errors.ts'
+import { errorResponse, renderError } from '../core/errors.ts'
 import { defaultMaxHeld } from '../core/held-requests.ts'
+import { bodyTooLarge } from '../core/http.ts'
 import type { PlantStore, RecordChange } from '../core/store.ts'
-import { defaultMaxConnections } from './connections.ts'
+import { contract } from '../generated/contract.ts'
+import { sendCoreResponse } from './adapter.ts'
+import { type ConnectionCounts, Connections, defaultMaxConnections } from './connections.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -31,6 +34,11 @@ export interface StartSandboxOptions extends CreateAppOptions {
    * half of it unless `maxHeld` says otherwise.
    */
   maxConnections?: number
+  /**
+   * Requests one kept-alive connection may make; the answer to the last says
+   * `Connection: close` (default {@link serverTimeouts.maxRequestsPerSocket}).
+   */
+  maxRequestsPerSocket?: number
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
   webhook?: Webhook
@@ -48,6 +56,8 @@ export interface RunningSandbox {
   readonly url: string
   readonly server: Server
   readonly store: PlantStore
+  /** Its connections now: open, idle, requests waiting for their turn, and those cut to keep the bounds. */
+  connections(): ConnectionCounts
   /**
    * Stops accepting connections, lets in-flight requests finish (cutting
    * them after the shutdown timeout), waits briefly for webhook deliveries,
@@ -66,6 +76,12 @@ export const serverTimeouts = {
   keepAliveTimeout: 5_000,
   /** Socket inactivity (above the longest simulated delay, 30 s). */
   socketTimeout: 60_000,
+  /**
+   * Requests one connection may make: the answer to the last says
+   * `Connection: close` (a client opens another), so that a kept-alive
+   * connection is never an endless stream of work.
+   */
+  maxRequestsPerSocket: 1000,
 } as const
 
 /**
@@ -118,18 +134,24 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   // The sandbox's own pages may be served under the name it listens on.
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
   const loadApp = async () => (await import('./express-app.ts')).appOf(parts, { ...options, allowedHosts })
-  const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
+  const maxRequestsPerSocket = options.maxRequestsPerSocket ?? serverTimeouts.maxRequestsPerSocket
+  const connections = new Connections({ maxConnections, held: parts.held, maxRequestsPerSocket })
+  const listener = sandboxListener(parts, options, loadApp)
+  const { server, url } = await listen(connections.gate(listener), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 4010,
   }).catch(async (error: unknown) => {
     await opened?.log.abandon() // the port is taken, say: the state file is free for another start
     throw error
   })
+  connections.watch(server)
   server.headersTimeout = serverTimeouts.headersTimeout
   server.requestTimeout = serverTimeouts.requestTimeout
   server.keepAliveTimeout = serverTimeouts.keepAliveTimeout
+  server.maxRequestsPerSocket = maxRequestsPerSocket
   server.setTimeout(serverTimeouts.socketTimeout)
   server.maxConnections = maxConnections
+  server.on('checkContinue', connections.gate(continueOrRefuse(listener)))
   answerClientErrors(server)
 
   let closing: Promise<void> | undefined
@@ -146,7 +168,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     })()
     return closing
   }
-  return { url, server, store, close }
+  return { url, server, store, connections: () => connections.counts(), close }
 }
 
 /**
@@ -185,6 +207,24 @@ function stopListening(server: Server, timeoutMs: number): Promise<void> {
     })
     server.closeIdleConnections()
   })
+}
+
+/**
+ * Answers `Expect: 100-continue`: a body declared larger than the contract's
+ * limit is refused at once (413 with an Error body, the connection closed),
+ * never invited with `100 Continue` to be refused once sent; any other gets
+ * `100 Continue` and goes on as a request.
+ */
+function continueOrRefuse(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    if (Number(req.headers['content-length']) > contract.maxBodyBytes) {
+      res.setHeader('connection', 'close')
+      sendCoreResponse(req, res, renderError(bodyTooLarge()))
+      return
+    }
+    res.writeContinue()
+    listener(req, res)
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 
 /** The default budgets of {@link UnsentBytes}. */
 export const unsentDefaults = {
@@ -11,24 +12,30 @@ export const unsentDefaults = {
   perConnection: 32 << 20,
   /** Unsent bytes of every connection together: beyond it, the oldest answers still being sent are cut. */
   total: 128 << 20,
-  /**
-   * Answers shorter than this are not counted: Node stops reading a
-   * connection's pipelined requests once 16 KiB of its answers are unsent,
-   * so short answers cannot pile up.
-   */
-  countedFrom: 16 << 10,
 } as const
+
+/** What one connection has written and not yet handed to the system whole. */
+interface Unsent {
+  bytes: number
+  readonly answers: Set<ServerResponse>
+}
 
 /**
  * A budget for the bytes of answers written but not yet taken by their
  * clients, per connection and in all: what a client that reads slowly (or
  * not at all) makes the sandbox hold. The transport asks {@link admit}
- * before it writes an answer of {@link unsentDefaults.countedFrom} bytes or
- * more. A connection whose unsent answers would pass the per-connection
- * budget is closed instead of being answered; when all of them would pass
- * the total, the connections of the oldest answers still being sent are
- * closed (a client that read its answer keeps no bytes here, so those are
- * the slowest readers), as the inspector lets go of a stream too far behind.
+ * before it writes any answer, whatever its size (issue 35, F1: answers
+ * under 16 KiB used to go uncounted, on the belief that Node stops reading a
+ * connection's pipelined requests at 16 KiB unsent, but Node parses a whole
+ * 64 KiB read first). An answer counts its whole length, string or bytes,
+ * from the moment it is written until it is handed to the system whole (its
+ * `finish`) or its connection closes: what the process holds for it, on the
+ * heap or off it. A connection whose unsent answers would pass the
+ * per-connection budget is closed instead of being answered; when all of
+ * them would pass the total, the connections of the oldest answers still
+ * being sent are closed (a client that read its answer keeps no bytes here,
+ * so those are the slowest readers), as the inspector lets go of a stream
+ * too far behind.
  *
  * @example
  * const unsent = new UnsentBytes()
@@ -37,8 +44,10 @@ export const unsentDefaults = {
 export class UnsentBytes {
   readonly perConnection: number
   readonly total: number
-  /** Answers written and not yet sent whole, oldest first. */
-  readonly #sending = new Set<ServerResponse>()
+  /** Answers written and not yet sent whole, oldest first, with their lengths. */
+  readonly #sending = new Map<ServerResponse, number>()
+  readonly #connections = new Map<Socket, Unsent>()
+  #unsent = 0
   /** Connections closed to hold the budgets. */
   #closed = 0
 
@@ -52,11 +61,14 @@ export class UnsentBytes {
     return this.#closed
   }
 
-  /** Bytes of the counted answers not yet sent, in all. */
+  /** Bytes of the answers not yet sent whole, in all. */
   get unsent(): number {
-    let total = 0
-    for (const sending of this.#sending) total += sending.writableLength
-    return total
+    return this.#unsent
+  }
+
+  /** Bytes of a connection's answers not yet sent whole. */
+  of(socket: Socket): number {
+    return this.#connections.get(socket)?.bytes ?? 0
   }
 
   /**
@@ -66,33 +78,44 @@ export class UnsentBytes {
    * sent whole or its connection closes.
    */
   admit(res: ServerResponse, size: number): boolean {
-    if (size < unsentDefaults.countedFrom) return true
     const socket = res.req.socket
-    let total = 0
-    let connection = 0
-    for (const sending of this.#sending) {
-      const unsent = sending.writableLength
-      total += unsent
-      if (sending.req.socket === socket) connection += unsent
-    }
-    if (connection > 0 && connection + size > this.perConnection) return this.#close(res)
-    for (const sending of this.#sending) {
-      if (total + size <= this.total) break
-      total -= sending.writableLength
-      this.#close(sending)
+    if (socket.destroyed) return false
+    const connection = this.#connections.get(socket)
+    if (connection && connection.bytes > 0 && connection.bytes + size > this.perConnection) return this.#close(socket)
+    for (const [oldest] of this.#sending) {
+      if (this.#unsent + size <= this.total) break
+      this.#close(oldest.req.socket)
     }
     if (socket.destroyed) return false
-    this.#sending.add(res)
-    const done = () => this.#sending.delete(res)
+    this.#sending.set(res, size)
+    this.#unsent += size
+    if (connection) {
+      connection.bytes += size
+      connection.answers.add(res)
+    } else this.#connections.set(socket, { bytes: size, answers: new Set([res]) })
+    const done = () => this.#forget(res)
     res.once('finish', done)
     res.once('close', done)
     return true
   }
 
-  /** Closes the connection of an answer (at once: what it has not taken is dropped). */
-  #close(res: ServerResponse): false {
+  /** Stops counting an answer: it was sent whole, or its connection closed. */
+  #forget(res: ServerResponse): void {
+    const size = this.#sending.get(res)
+    if (size === undefined) return
     this.#sending.delete(res)
-    const { socket } = res.req
+    this.#unsent -= size
+    const socket = res.req.socket
+    const connection = this.#connections.get(socket)
+    if (!connection) return
+    connection.bytes -= size
+    connection.answers.delete(res)
+    if (connection.answers.size === 0) this.#connections.delete(socket)
+  }
+
+  /** Closes a connection (at once: what it has not taken is dropped) and stops counting its answers. */
+  #close(socket: Socket): false {
+    for (const res of this.#connections.get(socket)?.answers ?? []) this.#forget(res)
     if (!socket.destroyed) {
       this.#closed++
       socket.destroy()

@@ -126,34 +126,85 @@ describe('the server-wide --delay', () => {
 })
 
 describe('connections', () => {
-  test('past --max-connections a new connection is closed at once, and the ones open are still served', async () => {
-    const small = await startSandbox({ store: createPlantStore(), host: '127.0.0.1', port: 0, maxConnections: 3 })
+  /** Opens `count` connections one after the other (in that order at the server), each sending `request` (or nothing) once open. */
+  const openAll = async (port: string, count: number, request?: string) => {
+    const sockets: ReturnType<typeof connect>[] = []
+    const closed: Promise<void>[] = []
+    for (let i = 0; i < count; i++) {
+      const socket = connect(Number(port), '127.0.0.1')
+      socket.on('error', () => undefined)
+      closed.push(new Promise((resolve) => socket.on('close', () => resolve())))
+      await new Promise((resolve) => socket.once('connect', resolve))
+      if (request) socket.write(request)
+      sockets.push(socket)
+      await settle()
+    }
+    return { sockets, closed }
+  }
+
+  test('past --max-connections with every connection busy, a new one is closed at once, and the busy ones are still served', async () => {
+    const small = await startSandbox({
+      store: createPlantStore(),
+      host: '127.0.0.1',
+      port: 0,
+      maxConnections: 3,
+      // Held requests are capped at half the connections by default: here each connection holds one.
+      maxHeld: 3,
+      shutdownTimeoutMs: 100,
+    })
     const { port } = new URL(small.url)
-    const sockets = await Promise.all(
-      [1, 2, 3].map(
-        () =>
-          new Promise<ReturnType<typeof connect>>((resolve) => {
-            const socket = connect(Number(port), '127.0.0.1', () => resolve(socket))
-          }),
-      ),
+    const answers: string[] = ['', '', '']
+    const { sockets } = await openAll(
+      port,
+      3,
+      `GET /plants?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${fixtureTokens.acme.read}\r\nPrefer: delay=3000\r\n\r\n`,
     )
+    for (const [i, socket] of sockets.entries()) {
+      socket.on('data', (chunk) => {
+        answers[i] += chunk.toString()
+      })
+    }
     try {
       await settle()
+      expect(small.connections()).toMatchObject({ open: 3, idle: 0 })
       const refused = await fetch(`${small.url}/__sandbox/health`).then(
         () => 'answered',
         () => 'closed',
       )
       expect(refused).toBe('closed')
-      // A connection already open is served.
-      const answer = await new Promise<string>((resolve) => {
-        let text = ''
-        sockets[0]!.on('data', (chunk) => {
-          text += chunk.toString()
-          if (text.includes('"ok"')) resolve(text)
-        })
-        sockets[0]!.write('GET /__sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      })
-      expect(answer).toMatch(/^HTTP\/1\.1 200/)
+      expect(small.connections().cutIdle).toBe(0)
+      // The held requests are answered on the connections they came on.
+      await Promise.all(
+        sockets.map(
+          (socket, i) =>
+            new Promise<void>((resolve) => {
+              const check = () => (answers[i]!.includes('\r\n\r\n[') ? resolve() : undefined)
+              socket.on('data', check)
+              check()
+            }),
+        ),
+      )
+      for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 200/)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await small.close()
+    }
+  })
+
+  test('idle connections are cut first when slots run low: a fresh client is served, the connection idle the longest goes (issue 35, F7)', async () => {
+    const small = await startSandbox({ store: createPlantStore(), host: '127.0.0.1', port: 0, maxConnections: 3 })
+    const { port } = new URL(small.url)
+    const { sockets, closed } = await openAll(port, 3)
+    try {
+      await settle()
+      // Room was made for the third already, by cutting the first (the oldest idle one).
+      await closed[0]
+      expect(small.connections().cutIdle).toBe(1)
+      const answer = await fetch(`${small.url}/__sandbox/health`)
+      expect(answer.status).toBe(200)
+      await closed[1]
+      expect(small.connections().cutIdle).toBe(2)
+      expect(sockets[2]!.destroyed).toBe(false)
     } finally {
       for (const socket of sockets) socket.destroy()
       await small.close()
