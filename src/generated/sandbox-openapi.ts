@@ -616,6 +616,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request claims to come from a page of a host name that is not
+         *     one of the sandbox's own (`--allowed-host`), or came in on a loopback
+         *     address under such a `Host`: a DNS rebinding; nothing ran.
+         */
+        ForeignHost: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The part of the sandbox that serves this path could not be loaded
+         *     (its files changed under the running sandbox); nothing ran. The next
+         *     request tries again.
+         */
+        NotLoaded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such path below `/__sandbox`. */
         NotFound: {
             headers: {

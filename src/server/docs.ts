@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import type { Document } from 'yaml'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+import { unavailable } from './sandbox.ts'
 import { answeredUndeclared } from './undeclared.ts'
 
 const require = createRequire(import.meta.url)
@@ -98,11 +99,11 @@ function contractSpliced(): Promise<{ yaml: Spliced; json: Spliced }> {
     const yaml = served.toString({ lineWidth: 0 }).replace(`url: ${servedAt}`, `url: ${JSON.stringify(servedAt)}`)
     return { yaml: cutAtPlaceholder(yaml), json: cutAtPlaceholder(JSON.stringify(served.toJS())) }
   })
-  // A failed load (the YAML parser's chunk missing, say) is tried again by the next request.
-  contractTexts.catch(() => {
+  // A failed load (the YAML parser's chunk missing, say) is a 503 now and tried again by the next request.
+  return contractTexts.catch((error: unknown) => {
     contractTexts = undefined
+    throw Object.assign(unavailable('the contract (its YAML parser)'), { cause: error })
   })
-  return contractTexts
 }
 
 /**

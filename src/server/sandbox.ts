@@ -5,13 +5,14 @@ import type { Replica } from '../cluster/replica.ts'
 import { callerOf, createCore, isApiPath, type OutcomeListener, type PlantStoreHandler } from '../core/core.ts'
 import { corsMethods, corsPolicy } from '../core/cors-policy.ts'
 import { TenantCoverage } from '../core/coverage.ts'
+import { PlantStoreError, renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
 import { madeUpOutcome } from '../core/made-up-answers.ts'
 import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
-import { toListener } from './adapter.ts'
+import { sendCoreResponse, toListener } from './adapter.ts'
 import type { AdminOptions, createAdmin } from './admin.ts'
 import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
@@ -246,18 +247,67 @@ export function sandboxParts(
   if (replica && !loaded) throw new TypeError('sandboxParts: a cluster replica needs its admin API built at once')
   const admin = loaded
     ? loaded.createAdmin(adminOptions)
-    : builtOnFirstRequest(async () => (await import('./admin.ts')).createAdmin(adminOptions))
+    : builtOnFirstRequest(async () => (await import('./admin.ts')).createAdmin(adminOptions), eventLog)
 
   const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
   return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent }
 }
 
-/** A handler built by `build` when its first request comes (each later one waits for the same build). */
-function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>): PlantStoreHandler {
-  let built: Promise<PlantStoreHandler> | undefined
+/**
+ * A part of the sandbox loaded on demand (`load`), once: every caller waits
+ * for the same load. A failed load is never kept (issue 35, F5): it is
+ * reported to `onFailure` (one log line) and tried again by the next call,
+ * so a sandbox whose files were rebuilt or briefly missing under it answers
+ * again as soon as they are back, without a restart.
+ *
+ * @example
+ * const app = onDemand(() => import('./express-app.ts'), (error) => log.error({ err: error }, 'load failed'))
+ * await app() // loaded once; after a failure, loaded again
+ */
+export function onDemand<T>(load: () => Promise<T>, onFailure: (error: unknown) => void): () => Promise<T> {
+  let loading: Promise<T> | undefined
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      onFailure(error)
+      throw error
+    })
+    return loading
+  }
+}
+
+/**
+ * The 503 of a request whose part of the sandbox could not be loaded (see
+ * {@link onDemand}): an Error body with `Retry-After`, never an empty reply.
+ */
+export function unavailable(what: string): PlantStoreError {
+  return new PlantStoreError(
+    'unavailable',
+    `The sandbox could not load ${what} from its files (were they rebuilt or removed under it?); ` +
+      'it tries again with the next request. If this goes on, restart the sandbox.',
+    { 'retry-after': '1' },
+  )
+}
+
+/** Reports a failed load on demand as one structured line: to the event log, else as a process warning. */
+function loadFailed(eventLog: Logger | undefined, what: string): (error: unknown) => void {
+  return (error) => {
+    if (eventLog) eventLog.error({ err: error, part: what }, 'load on demand failed; retried with the next request')
+    else process.emitWarning(`plant-store-mock: could not load ${what}: ${(error as Error)?.message ?? error}`)
+  }
+}
+
+/** A handler built by `build` when its first request comes (each later one waits for the same build; a failed one is built again). */
+function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>, eventLog: Logger | undefined): PlantStoreHandler {
+  const built = onDemand(build, loadFailed(eventLog, 'the admin API'))
   return async (request) => {
-    built ??= build()
-    return (await built)(request)
+    let handler: PlantStoreHandler
+    try {
+      handler = await built()
+    } catch {
+      return renderError(unavailable('the admin API'))
+    }
+    return handler(request)
   }
 }
 
@@ -266,7 +316,9 @@ function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>): PlantStor
  * go straight to the API chain the router uses (same request log, CORS,
  * journal and answers) without Express's router stack; every other request
  * (preflights, `/__sandbox`, the docs) goes to the Express app, which is only
- * loaded when the first such request comes (a faster start, less memory).
+ * loaded when the first such request comes (a faster start, less memory). A
+ * load that fails is logged and answered 503 with an Error body, and tried
+ * again with the next such request (see {@link onDemand}).
  *
  * @example
  * createServer(sandboxListener(parts, options, async () => (await import('./express-app.ts')).appOf(parts, options)))
@@ -281,7 +333,7 @@ export function sandboxListener(
   const answer = toListener(parts.api, parts.unsent)
   const proceed = () => undefined
   let app: RequestListener | undefined
-  let loading: Promise<RequestListener> | undefined
+  const loaded = onDemand(loadApp, loadFailed(options.eventLog, 'the Express app (admin API, docs, preflights)'))
   return (req, res) => {
     if (req.method !== 'OPTIONS' && isApiPath(req.url ?? '/')) {
       log?.(req, res)
@@ -291,13 +343,12 @@ export function sandboxListener(
     } else if (app) {
       app(req, res)
     } else {
-      loading ??= loadApp().then((loaded) => {
-        app = loaded
-        return loaded
-      })
-      loading.then(
-        (loaded) => loaded(req, res),
-        () => res.destroy(),
+      loaded().then(
+        (listener) => {
+          app = listener
+          listener(req, res)
+        },
+        () => sendCoreResponse(req, res, renderError(unavailable('the Express app (admin API, docs, preflights)'))),
       )
     }
   }
