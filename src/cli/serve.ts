@@ -27,6 +27,8 @@ export interface ServeFlags {
   tenantIdleSeconds: number
   provisionRate?: number
   provisionRateTotal?: number
+  /** The percent of each sandbox-wide budget one client address may take. */
+  clientShare: number
   journalSize: number
   journalBytes?: number
   journalBytesTotal?: number
@@ -74,6 +76,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     readyFile,
     tenantIdleSeconds,
     allowedHost,
+    clientShare,
     ...options
   } = flags
   if (redisUrl && !clusterSecret) {
@@ -90,6 +93,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
       ...options,
       plantsPerTenant: plants,
       tenantIdleMs: tenantIdleSeconds * 1000,
+      clientShare: clientShare / 100,
       allowedHosts: allowedHost,
       world: fixtures,
       adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none

@@ -16,9 +16,11 @@ import { sendCoreResponse, toListener } from './adapter.ts'
 import type { AdminOptions, createAdmin } from './admin.ts'
 import { createInspector, type Inspector } from './inspector.ts'
 import { RequestJournal } from './journal.ts'
+import { defaultClientShare } from './provisioning-rate.ts'
 import { withReadOnlyWorld } from './read-only-world.ts'
 import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
+import { defaultTenantIdleMs } from './tenant-lifecycle.ts'
 import { UnsentBytes } from './unsent-bytes.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -60,6 +62,15 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   provisionRate?: number
   /** Tenants all clients may provision per second without an admin key (default 20); past it, 429. */
   provisionRateTotal?: number
+  /**
+   * The share (above 0, at most 1) of each sandbox-wide budget one client may
+   * take (default {@link defaultClientShare}, a quarter): of `plantBytesTotal`
+   * (the plants of the tenants it provisioned, or of one world tenant; past
+   * it, 507), of `maxTenants` without an admin key (past it, its own idle
+   * tenant makes room, or 429) and of `provisionRateTotal` (the default of
+   * `provisionRate`). A client is an address (an IPv6 /64).
+   */
+  clientShare?: number
   /**
    * Whether the world's tenants are read-only (writes, fault rules, resets
    * and journal clearing with their tokens are 403). Default: with an
@@ -169,7 +180,11 @@ export function defaultPlantBytesTotal(): number {
  */
 export function sandboxStore(options: PlantStoreRouterOptions): PlantStore {
   // The default is read when first needed: V8's heap statistics cost a start 2 ms.
-  return createPlantStore({ ...options, plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal })
+  return createPlantStore({
+    ...options,
+    plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal,
+    clientShare: options.clientShare ?? defaultClientShare,
+  })
 }
 
 /**
@@ -212,6 +227,15 @@ export function sandboxParts(
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
   const faulted = withFaults(simulated, { store, faults, onOutcome, held })
+  // A full plant budget first makes room from tenants idle as long as eviction at the maximum of tenants asks.
+  store.evictIdleWhenFull(options.tenantIdleMs ?? defaultTenantIdleMs, (tenants) => {
+    for (const tenantId of tenants) {
+      journal.forget(tenantId)
+      coverage.forget(tenantId)
+      faults.clear(tenantId)
+    }
+    eventLog?.info({ tenants, reason: 'evicted' }, 'tenants removed')
+  })
   const readOnlyWorld = options.readOnlyWorld ?? (options.adminKey !== undefined && options.world === undefined)
   const guarded = readOnlyWorld ? withReadOnlyWorld(faulted, store, onOutcome) : faulted
   // A cluster replica makes or claims the caller's tenant before anything else looks at it.
@@ -236,6 +260,7 @@ export function sandboxParts(
     tenantIdleMs: options.tenantIdleMs,
     provisionRate: options.provisionRate,
     provisionRateTotal: options.provisionRateTotal,
+    clientShare: options.clientShare,
     readOnlyWorld,
     plantsPerTenant: options.plantsPerTenant,
     onReset: inspector.reset,
