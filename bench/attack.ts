@@ -10,7 +10,8 @@
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
  * journal-5, streams, provisioning, head, delay, pipeline, admin-key,
- * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes). Bounded: each
+ * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes, share-plant-bytes,
+ * share-provisioning, lazy-load). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -29,6 +30,7 @@ import { delayFloodAttack } from './attack/delay-flood.ts'
 import { headStormAttack } from './attack/head-storm.ts'
 import { heldFloodAttack } from './attack/held-flood.ts'
 import { journalAttack } from './attack/journal.ts'
+import { lazyLoadAttack } from './attack/lazy-load.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
 import { plantFillAttack } from './attack/plant-fill.ts'
@@ -36,6 +38,8 @@ import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
+import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
+import { shareProvisioningAttack } from './attack/share-provisioning.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
 import { unreadStreamsAttack } from './attack/unread-streams.ts'
 
@@ -54,6 +58,9 @@ const attacks: readonly Attack[] = [
   plantFillAttack(),
   slowReadersAttack(),
   listWritesAttack(),
+  sharePlantBytesAttack(),
+  shareProvisioningAttack(),
+  lazyLoadAttack(),
 ]
 
 process.on('exit', killAllSandboxes)
