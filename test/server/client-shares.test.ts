@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
 import { createPlantStore } from '../../src/index.ts'
 import { createApp } from '../../src/server/index.ts'
+import { runCli, startCli } from '../reliability/cli.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer, type Listening, listen } from './support.ts'
@@ -170,5 +171,28 @@ describe('a share of the plant bytes per client, and idle tenants evicted when t
     expect(evicted.length).toBeGreaterThan(0)
     expect(evicted).toEqual(before.filter((tenant) => tenant !== kept!.tenant).slice(0, evicted.length))
     expect(store.plantBytes().used).toBeLessThanOrEqual(budget)
+  })
+})
+
+describe('--client-share', () => {
+  test('sets the share in percent: 50 of --max-tenants 4 is 2 tenants per address', async () => {
+    const cli = await startCli(['--client-share', '50', '--max-tenants', '4', '--log-level', 'warn'])
+    try {
+      await provisioned(cli.url, '127.0.0.12')
+      await provisioned(cli.url, '127.0.0.12')
+      expectErrorBody(await provisionFrom(cli.url, '127.0.0.12'), 429)
+      await provisioned(cli.url, '127.0.0.13')
+    } finally {
+      await cli.stop()
+    }
+  })
+
+  test('refuses a share that is no whole percent from 1 to 100 with a line saying so and exit code 2', async () => {
+    for (const value of ['0', '101', '12.5']) {
+      const { code, output } = await runCli(['--client-share', value])
+      expect(code, value).toBe(2)
+      // One line saying what is wrong, as for every flag (then where the usage is).
+      expect(output.split('\n')[0]).toMatch(/--client-share .*must be an integer from 1 to 100/)
+    }
   })
 })
