@@ -12,8 +12,12 @@ export interface AttackContext {
   readonly port: number
   /** False once the attack's time is up or the server passed the suite's memory ceiling. */
   readonly keepGoing: () => boolean
-  /** Provisions a tenant (with the admin key when the attack has one); rejects when the sandbox refuses. */
-  readonly provision: (recipe?: Record<string, unknown>) => Promise<Tenant>
+  /**
+   * Provisions a tenant (with the admin key when the attack has one), from
+   * `localAddress` when given (another client, e.g. `127.0.0.2`: one address
+   * holds at most a quarter of the tenants); rejects when the sandbox refuses.
+   */
+  readonly provision: (recipe?: Record<string, unknown>, localAddress?: string) => Promise<Tenant>
   /** Waits, but no longer than the attack may run. */
   readonly pause: (ms: number) => Promise<void>
   /** The sandbox's resident set size now, in MB (10^6 bytes). */

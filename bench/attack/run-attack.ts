@@ -75,7 +75,7 @@ async function attackRunning(
   binFolder: string,
 ): Promise<AttackResult> {
   const { url, port } = sandbox
-  const provision = async (recipe: Record<string, unknown> = {}): Promise<Tenant> => {
+  const provision = async (recipe: Record<string, unknown> = {}, localAddress?: string): Promise<Tenant> => {
     const answer = await send(url, {
       method: 'POST',
       path: '/__sandbox/tenants',
@@ -83,6 +83,7 @@ async function attackRunning(
       body: JSON.stringify(recipe),
       keepBody: true,
       timeoutMs: 30_000,
+      ...(localAddress === undefined ? {} : { localAddress }),
     })
     if (answer.status !== 201) throw new Error(`provisioning answered ${answer.status}: ${answer.text.slice(0, 200)}`)
     return JSON.parse(answer.text) as Tenant
