@@ -105,6 +105,9 @@ export class PlantBudget {
   constructor(max: number | (() => number) = Number.POSITIVE_INFINITY, options: PlantBudgetOptions = {}) {
     this.#max = max
     this.#share = options.share ?? 1
+    if (!(this.#share > 0 && this.#share <= 1)) {
+      throw new RangeError(`A client's share of the plant budget must be above 0 and at most 1, not ${this.#share}.`)
+    }
     this.#reclaim = options.reclaim
   }
 

@@ -159,6 +159,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   const requireKey = options.adminKey === undefined ? undefined : adminKeyCheck(options.adminKey)
   // Anonymous provisioning only: under an admin key every provisioning is the key holder's, trusted as the operator.
   const share = options.clientShare ?? defaultClientShare
+  if (!(share > 0 && share <= 1)) throw new RangeError(`clientShare must be above 0 and at most 1, not ${share}.`)
   const rate = requireKey
     ? undefined
     : new ProvisioningRate({

@@ -198,6 +198,10 @@ export function sandboxParts(
   options: PlantStoreRouterOptions,
   loaded?: { createAdmin: typeof createAdmin },
 ): SandboxParts {
+  const { clientShare } = options
+  if (clientShare !== undefined && !(clientShare > 0 && clientShare <= 1)) {
+    throw new RangeError(`clientShare must be above 0 and at most 1 (a fraction), not ${clientShare}.`)
+  }
   const store = options.store ?? sandboxStore(options)
   const journal =
     options.journal ??
@@ -227,15 +231,17 @@ export function sandboxParts(
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
   const faulted = withFaults(simulated, { store, faults, onOutcome, held })
-  // A full plant budget first makes room from tenants idle as long as eviction at the maximum of tenants asks.
-  store.evictIdleWhenFull(options.tenantIdleMs ?? defaultTenantIdleMs, (tenants) => {
-    for (const tenantId of tenants) {
-      journal.forget(tenantId)
-      coverage.forget(tenantId)
-      faults.clear(tenantId)
-    }
-    eventLog?.info({ tenants, reason: 'evicted' }, 'tenants removed')
-  })
+  // A full plant budget first makes room from tenants idle as long as eviction at the maximum of tenants asks
+  // (not a cluster replica's: its tenants live on in Redis, and it hands them over through its own claims).
+  if (!replica)
+    store.evictIdleWhenFull(options.tenantIdleMs ?? defaultTenantIdleMs, (tenants) => {
+      for (const tenantId of tenants) {
+        journal.forget(tenantId)
+        coverage.forget(tenantId)
+        faults.clear(tenantId)
+      }
+      eventLog?.info({ tenants, reason: 'evicted' }, 'tenants removed')
+    })
   const readOnlyWorld = options.readOnlyWorld ?? (options.adminKey !== undefined && options.world === undefined)
   const guarded = readOnlyWorld ? withReadOnlyWorld(faulted, store, onOutcome) : faulted
   // A cluster replica makes or claims the caller's tenant before anything else looks at it.
