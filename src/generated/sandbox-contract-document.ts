@@ -85,7 +85,7 @@ export const sandboxContractDocument = {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
-            "description": "Tenants are being provisioned faster than the sandbox's rate (from\nthis client address, or in all); nothing was made. Try again after\n`Retry-After` seconds. Never under an admin key.\n",
+            "description": "Tenants are being provisioned faster than the sandbox's rate (from\nthis client address, or in all), or this client address already\nholds its share of the provisioned tenants (`--client-share` of\n`--max-tenants`), every one of them used within the idle window;\nnothing was made. Try again after `Retry-After` seconds. Never\nunder an admin key.\n",
             "headers": {
               "Retry-After": {
                 "$ref": "#/components/headers/RetryAfter"
@@ -1487,7 +1487,7 @@ export const sandboxContractDocument = {
         }
       },
       "SandboxFull": {
-        "description": "The new tenant's plants do not fit the memory all tenants' plants may\ntake together (`--plant-bytes-total`, counted from their strings);\nnothing changed. Delete tenants or plants first.\n",
+        "description": "The new tenant's plants do not fit the memory all tenants' plants may\ntake together (`--plant-bytes-total`, counted from their strings),\nonce tenants idle for the idle window were evicted, or this client's\nshare of it (`--client-share`); nothing changed. Delete tenants or\nplants first.\n",
         "content": {
           "application/json": {
             "schema": {
