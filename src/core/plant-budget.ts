@@ -68,8 +68,9 @@ export function formatBytes(bytes: number): string {
 export interface PlantBudgetOptions {
   /**
    * The share (above 0, at most 1) of the maximum that the tenants of one
-   * owner (a client: the address that provisioned them, or a tenant of the
-   * world on its own) may take together (default 1: no share).
+   * owner (a client: the address that provisioned them, the world's tenants
+   * together, or a tenant provisioned under an admin key alone) may take
+   * together (default 1: no share).
    */
   share?: number | undefined
   /**

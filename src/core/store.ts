@@ -65,7 +65,8 @@ export interface PlantStoreOptions {
    * The share (above 0, at most 1) of {@link plantBytes} that one client's
    * tenants may take together (default 1: no share). A client is the owner a
    * tenant was provisioned for ({@link ProvisionOptions.owner}, the sandbox
-   * gives the client's address); any other tenant is a client on its own.
+   * gives the client's address); the world's tenants are one client
+   * together, any other provisioned tenant a client on its own.
    * A create or a provisioning past it is refused with `sandbox_full` (507).
    */
   clientShare?: number

@@ -88,6 +88,9 @@ export function buildTenant(
   return initial instanceof Promise ? initial.then(make) : make(initial)
 }
 
+/** Whose the world's tenants are, for the shares of the sandbox's budgets: one client together. */
+export const worldOwner = "the sandbox's world"
+
 /**
  * A store's tenants and their lifecycle: the tenants with the index of their
  * tokens, which of them were provisioned at run time (least recently used
@@ -123,8 +126,9 @@ export class Tenants {
 
   /**
    * Whose a tenant is, for the shares of the sandbox's budgets: the client
-   * that provisioned it (e.g. `address 127.0.0.1`), else the tenant on its
-   * own (`tenant acme`).
+   * that provisioned it (e.g. `address 127.0.0.1`), else a provisioned
+   * tenant on its own (`tenant t_…`); the world's tenants are one client
+   * together ({@link worldOwner}): their tokens are printed for anyone.
    */
   ownerOf(tenantId: string): string {
     return this.#owners.get(tenantId) ?? `tenant ${tenantId}`
@@ -168,7 +172,7 @@ export class Tenants {
     if (this.#tenants.has(tenant.id)) throw new Error(`Tenant "${tenant.id}" already exists`)
     const lastExpiry = this.#tokens.issue(tenant.id, tenant.users)
     this.#tenants.set(tenant.id, tenant)
-    if (owner !== undefined) this.#owners.set(tenant.id, owner)
+    this.#owners.set(tenant.id, owner ?? (provisioned ? `tenant ${tenant.id}` : worldOwner))
     tenant.plants.attach(this.budget, this.ownerOf(tenant.id))
     if (!provisioned) return
     this.#provisioned.set(tenant.id, now)

@@ -174,6 +174,29 @@ describe('a share of the plant bytes per client, and idle tenants evicted when t
   })
 })
 
+describe("the world's tenants, whose tokens are printed for anyone", () => {
+  const budget = 1 << 20
+  const store = createPlantStore({ plantBytes: budget, clientShare: 0.25 })
+  let sandbox: Listening
+  beforeAll(async () => {
+    sandbox = await listen(createApp({ store }))
+  })
+  afterAll(() => sandbox.close())
+
+  test('are one client together: filling Acme and Globex stops at a quarter, and an address still writes', async () => {
+    const world = [fixtureTokens.acme, fixtureTokens.globex].map(({ write }) => ({
+      tenant: '',
+      tokens: { read: '', write },
+    }))
+    const refused = await fill(sandbox.base, world, 10_000)
+    expectErrorBody(refused, 507)
+    expect(JSON.parse(refused.text).message).toMatch(/this client's tenants \(the sandbox's world\)/)
+    expect(store.plantBytes().used).toBeLessThanOrEqual(budget / 4 + 4096)
+    const other = await provisioned(sandbox.base, '127.0.0.14', { plants: 0 })
+    expect((await create(sandbox.base, other.tokens.write, 1)).status).toBe(200)
+  })
+})
+
 describe('--client-share', () => {
   test('sets the share in percent: 50 of --max-tenants 4 is 2 tenants per address', async () => {
     const cli = await startCli(['--client-share', '50', '--max-tenants', '4', '--log-level', 'warn'])
