@@ -65,8 +65,8 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   /**
    * The share (above 0, at most 1) of each sandbox-wide budget one client may
    * take (default {@link defaultClientShare}, a quarter): of `plantBytesTotal`
-   * (the plants of the tenants it provisioned, or of one world tenant; past
-   * it, 507), of `maxTenants` without an admin key (past it, its own idle
+   * (the plants of the tenants it provisioned, or of the world's tenants
+   * together; past it, 507), of `maxTenants` without an admin key (past it, its own idle
    * tenant makes room, or 429) and of `provisionRateTotal` (the default of
    * `provisionRate`). A client is an address (an IPv6 /64).
    */
@@ -328,7 +328,7 @@ function loadFailed(eventLog: Logger | undefined, what: string): (error: unknown
   }
 }
 
-/** A handler built by `build` when its first request comes (each later one waits for the same build; a failed one is built again). */
+/** A handler built by `build` when its first request comes; each later one waits for it, a failed build is tried again. */
 function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>, eventLog: Logger | undefined): PlantStoreHandler {
   const built = onDemand(build, loadFailed(eventLog, 'the admin API'))
   return async (request) => {
