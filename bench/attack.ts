@@ -35,6 +35,7 @@ import { heldFloodAttack } from './attack/held-flood.ts'
 import { hostileStateAttack } from './attack/hostile-state.ts'
 import { idleSlotsAttack } from './attack/idle-slots.ts'
 import { journalAttack } from './attack/journal.ts'
+import { lazyLoadAttack } from './attack/lazy-load.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
 import { pactSecretsAttack } from './attack/pact-secrets.ts'
@@ -44,6 +45,8 @@ import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
+import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
+import { shareProvisioningAttack } from './attack/share-provisioning.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
 import { stateLinkAttack } from './attack/state-link.ts'
 import { runToolAttack, type ToolAttack } from './attack/tool-attack.ts'
@@ -79,6 +82,9 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   pipelineSmallAttack('held'),
   chunkFloodAttack(),
   idleSlotsAttack(),
+  sharePlantBytesAttack(),
+  shareProvisioningAttack(),
+  lazyLoadAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -16,6 +16,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
   now?: () => number
   /** Bytes all tenants' plants may take in memory together (see `PlantStoreOptions.plantBytes`; default: no budget). */
   plantBytes?: PlantStoreOptions['plantBytes']
+  /** The share of `plantBytes` one client's tenants may take together (see `PlantStoreOptions.clientShare`; default 1). */
+  clientShare?: PlantStoreOptions['clientShare']
   /** Writes each change through to durable storage before it is applied (see `PlantStoreOptions.persist`). */
   persist?: PlantStoreOptions['persist']
   /** Appends each change to an ordered log as it is made (see `PlantStoreOptions.record`). */
@@ -35,11 +37,11 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  const { seed, plantsPerTenant, quota, now, persist, record, plantBytes } = options
+  const { seed, plantsPerTenant, quota, now, persist, record, plantBytes, clientShare } = options
   const isDefault =
     (seed ?? defaultSeed) === defaultSeed &&
     (plantsPerTenant ?? defaultPlantsPerTenant) === defaultPlantsPerTenant &&
     quota === undefined
   const { world = isDefault ? defaultWorld() : buildWorld(options) } = options
-  return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist, record, plantBytes })
+  return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist, record, plantBytes, clientShare })
 }

@@ -4,8 +4,12 @@
  * `POST /__SANDBOX/tenants` (letter case), a preflight to `/__Sandbox/faults`,
  * and a page of a rebound DNS name (`Origin` and `Host` both
  * `rebind.attacker.example:<port>`) resets a tenant. Each must be refused: no
- * CORS grant, and nothing done.
+ * CORS grant, and nothing done. Issue 35 adds two: a page of
+ * `https://127.0.0.1:<port>` (the sandbox serves http) resets a tenant, and
+ * a rebound page reads Acme's journal with its printed token through a
+ * same-origin `GET`, which carries no `Origin`.
  */
+import { fixtureTokens } from '../../fixtures/world.ts'
 import type { Attack, Check } from './attack.ts'
 import { send } from './client.ts'
 
@@ -17,7 +21,7 @@ export function adminGuardAttack(): Attack {
   return {
     id: 'admin-guard',
     name: 'admin API from a foreign page',
-    summary: `POST /__SANDBOX/tenants and a preflight to /__Sandbox/faults from ${evil}; POST /__sandbox/reset from a rebound ${rebound}`,
+    summary: `POST /__SANDBOX/tenants and a preflight to /__Sandbox/faults from ${evil}; POST /__sandbox/reset from a rebound ${rebound} and from https://127.0.0.1; GET /__sandbox/requests from a rebound page`,
     rssBudgetMb: 350,
     budget: 'each refused (403, no CORS grant, nothing done); RSS ≤ 350 MB',
     timeLimitMs: 10_000,
@@ -78,6 +82,41 @@ export function adminGuardAttack(): Attack {
         reset.status,
         reset.headers,
         kept ? '' : ', the tenant was reset',
+      )
+
+      // Issue 35: an https page of the sandbox's own address is not the http sandbox's page.
+      await send(context.url, {
+        method: 'POST',
+        path: '/plants',
+        headers: asTenant,
+        body: JSON.stringify({ id: 3, name: 'Written before the https page' }),
+      })
+      const httpsReset = await send(context.url, {
+        method: 'POST',
+        path: '/__sandbox/reset',
+        headers: { ...asTenant, origin: `https://127.0.0.1:${context.port}`, host: `127.0.0.1:${context.port}` },
+      })
+      const afterHttps = await send(context.url, { path: '/plants', headers: asTenant, keepBody: true })
+      refused(
+        `POST /__sandbox/reset with Origin https://127.0.0.1:${context.port}`,
+        httpsReset.status,
+        httpsReset.headers,
+        afterHttps.text.includes('Written before the https page') ? '' : ', the tenant was reset',
+      )
+
+      // Issue 35: a rebound page's same-origin GET (no Origin) reads Acme's journal with the printed token.
+      const acmeRead = { authorization: `Bearer ${fixtureTokens.acme.read}` }
+      await send(context.url, { path: '/plants?limit=1', headers: acmeRead })
+      const journal = await send(context.url, {
+        path: '/__sandbox/requests',
+        headers: { ...acmeRead, host: `${rebound}:${context.port}` },
+        keepBody: true,
+      })
+      refused(
+        `GET /__sandbox/requests with Host ${rebound}:${context.port}, no Origin`,
+        journal.status,
+        journal.headers,
+        journal.text.includes('"requests"') ? ', the journal was read' : '',
       )
       return { checks, facts: [] }
     },

@@ -12,12 +12,18 @@ export interface AttackContext {
   readonly port: number
   /** False once the attack's time is up or the server passed the suite's memory ceiling. */
   readonly keepGoing: () => boolean
-  /** Provisions a tenant (with the admin key when the attack has one); rejects when the sandbox refuses. */
-  readonly provision: (recipe?: Record<string, unknown>) => Promise<Tenant>
+  /**
+   * Provisions a tenant (with the admin key when the attack has one), from
+   * `localAddress` when given (another client, e.g. `127.0.0.2`: one address
+   * holds at most a quarter of the tenants); rejects when the sandbox refuses.
+   */
+  readonly provision: (recipe?: Record<string, unknown>, localAddress?: string) => Promise<Tenant>
   /** Waits, but no longer than the attack may run. */
   readonly pause: (ms: number) => Promise<void>
   /** The sandbox's resident set size now, in MB (10^6 bytes). */
   readonly rssMb: () => number
+  /** The folder of the bin the sandbox runs: a copy of `dist/sandbox` of its own when the attack asks (`copyBin`). */
+  readonly binFolder: string
 }
 
 /** One verdict of an attack beyond memory and the victim, e.g. "streams held at once ≤ 4 per tenant". */
@@ -48,8 +54,16 @@ export interface Attack {
   readonly budget: string
   /** The longest the attack runs, in milliseconds. */
   readonly timeLimitMs: number
-  /** What the victim asks: a tenant's plants (default) or the health endpoint. */
-  readonly victim?: 'plants' | 'health'
+  /**
+   * What the victim asks: a tenant's plants (default, a tenant provisioned
+   * for it), Acme's plants with its printed token (nothing of `/__sandbox` is
+   * asked before the attack) or the health endpoint.
+   */
+  readonly victim?: 'plants' | 'acme' | 'health'
+  /** More flags for the sandbox, e.g. `['--plant-bytes-total', '16MiB']`. */
+  readonly flags?: readonly string[]
+  /** Run the sandbox from a copy of `dist/sandbox` of its own, which the attack may change (`binFolder`). */
+  readonly copyBin?: boolean
   /** Start the sandbox under this open-file limit (`ulimit -n`), as the audit's machine had. */
   readonly openFiles?: number
   /** Start the sandbox with `--admin-key <key>`; the suite provisions with it, as the operator would. */

@@ -30,6 +30,8 @@ export interface Call {
   /** Keep the body as text (otherwise only its size is counted). */
   keepBody?: boolean
   agent?: Agent
+  /** The loopback address to send from (e.g. `127.0.0.2`): another client, as the sandbox sees it. */
+  localAddress?: string
 }
 
 /**
@@ -57,6 +59,7 @@ export function send(baseUrl: string, call: Call): Promise<Answer> {
         },
         agent: call.agent,
         timeout: call.timeoutMs ?? 5000,
+        ...(call.localAddress === undefined ? {} : { localAddress: call.localAddress }),
       },
       (res) => {
         let bytes = 0

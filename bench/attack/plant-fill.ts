@@ -19,13 +19,16 @@ export function plantFillAttack(): Attack {
   return {
     id: 'plant-fill',
     name: 'plant fill',
-    summary: `${tenants} anonymous tenants filled with plants of 256-code-point names, up to ${perTenant} each, under --max-old-space-size=400`,
+    summary: `${tenants} anonymous tenants from 4 addresses filled with plants of 256-code-point names, up to ${perTenant} each, under --max-old-space-size=400`,
     rssBudgetMb: 450,
     budget: '507 once full; up, victim served; RSS ≤ 450 MB (heap 400 MB)',
     timeLimitMs: 60_000,
     nodeFlags: ['--max-old-space-size=400'],
     async run(context) {
-      const provisioned = await Promise.all(Array.from({ length: tenants }, () => context.provision({ plants: 0 })))
+      // From four addresses: one client takes at most a quarter of the plant bytes (issue 35), four the whole.
+      const provisioned = await Promise.all(
+        Array.from({ length: tenants }, (_, i) => context.provision({ plants: 0 }, `127.0.2.${1 + (i % 4)}`)),
+      )
       const tokens = provisioned.map(({ tokens }) => tokens.write)
       const statuses: number[] = []
       let refusal = ''

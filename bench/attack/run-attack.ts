@@ -4,9 +4,12 @@
  * the server passes the memory ceiling), then checks that the server is up
  * and answers one row of the report.
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { fixtureTokens } from '../../fixtures/world.ts'
 import type { Attack, AttackContext, Check, Tenant } from './attack.ts'
 import { percentile, send, startVictim } from './client.ts'
-import { type SandboxProcess, startSandboxProcess } from './sandbox-process.ts'
+import { builtBin, type SandboxProcess, startSandboxProcess } from './sandbox-process.ts'
 
 /** One row of the report (of a sandbox attack, or of a tool attack: `tool-attack.ts`). */
 export interface AttackResult {
@@ -39,20 +42,30 @@ export async function runAttack(
   { ceilingMb, onStarted }: { ceilingMb: number; onStarted?: (sandbox: SandboxProcess) => void },
 ): Promise<AttackResult> {
   let ceilingPassed = false
-  const sandbox = await startSandboxProcess({
-    flags: attack.adminKey === undefined ? [] : ['--admin-key', attack.adminKey],
-    openFiles: attack.openFiles,
-    nodeFlags: attack.nodeFlags,
-    ceilingBytes: ceilingMb * 1e6,
-    onCeiling: () => {
-      ceilingPassed = true
-    },
-  })
-  onStarted?.(sandbox)
+  // A copy of the bin of its own, for an attack that changes its files under the running sandbox: beside the
+  // built one, where it still finds the package (the docs read its contract and Swagger UI through it).
+  const copy = attack.copyBin ? mkdtempSync(join(builtBin, '..', 'attack-bin-')) : undefined
+  if (copy) cpSync(builtBin, copy, { recursive: true })
+  const binFolder = copy ?? builtBin
   try {
-    return await attackRunning(sandbox, attack, () => ceilingPassed, ceilingMb)
+    const sandbox = await startSandboxProcess({
+      binFolder,
+      flags: [...(attack.adminKey === undefined ? [] : ['--admin-key', attack.adminKey]), ...(attack.flags ?? [])],
+      openFiles: attack.openFiles,
+      nodeFlags: attack.nodeFlags,
+      ceilingBytes: ceilingMb * 1e6,
+      onCeiling: () => {
+        ceilingPassed = true
+      },
+    })
+    onStarted?.(sandbox)
+    try {
+      return await attackRunning(sandbox, attack, () => ceilingPassed, ceilingMb, binFolder)
+    } finally {
+      await sandbox.stop()
+    }
   } finally {
-    await sandbox.stop()
+    if (copy) rmSync(copy, { recursive: true, force: true })
   }
 }
 
@@ -61,9 +74,10 @@ async function attackRunning(
   attack: Attack,
   ceilingPassed: () => boolean,
   ceilingMb: number,
+  binFolder: string,
 ): Promise<AttackResult> {
   const { url, port } = sandbox
-  const provision = async (recipe: Record<string, unknown> = {}): Promise<Tenant> => {
+  const provision = async (recipe: Record<string, unknown> = {}, localAddress?: string): Promise<Tenant> => {
     const answer = await send(url, {
       method: 'POST',
       path: '/__sandbox/tenants',
@@ -71,16 +85,22 @@ async function attackRunning(
       body: JSON.stringify(recipe),
       keepBody: true,
       timeoutMs: 30_000,
+      ...(localAddress === undefined ? {} : { localAddress }),
     })
     if (answer.status !== 201) throw new Error(`provisioning answered ${answer.status}: ${answer.text.slice(0, 200)}`)
     return JSON.parse(answer.text) as Tenant
   }
 
-  const victimTenant = attack.victim === 'health' ? undefined : await provision({ plants: 20 })
+  const victimToken =
+    attack.victim === 'acme'
+      ? fixtureTokens.acme.read
+      : attack.victim === 'health'
+        ? undefined
+        : (await provision({ plants: 20 })).tokens.read
   const victim = startVictim(
     url,
-    victimTenant
-      ? { path: '/plants?limit=10', headers: { authorization: `Bearer ${victimTenant.tokens.read}` } }
+    victimToken
+      ? { path: '/plants?limit=10', headers: { authorization: `Bearer ${victimToken}` } }
       : { path: '/__sandbox/health' },
     attack.victimEveryMs,
   )
@@ -92,6 +112,7 @@ async function attackRunning(
     port,
     keepGoing,
     provision,
+    binFolder,
     rssMb: () => sandbox.rss() / 1e6,
     pause: async (ms) => {
       const until = Math.min(Date.now() + ms, deadline)

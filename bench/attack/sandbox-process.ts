@@ -14,6 +14,8 @@ import { readyFile } from '../ready-file.ts'
 
 /** The built CLI every attacked sandbox runs. */
 export const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
+/** The built bin's folder, as `npm run build:sandbox` writes it. */
+export const builtBin = new URL('../../dist/sandbox/', import.meta.url).pathname
 const probe = new URL('./heap-probe.mjs', import.meta.url).href
 const running = new Set<ChildProcess>()
 const folders = new Set<string>()
@@ -46,6 +48,8 @@ export interface SandboxProcess {
 }
 
 export interface StartOptions {
+  /** The bin's folder (default {@link builtBin}): its `cli.js` is started. */
+  binFolder?: string
   /** Extra CLI flags, e.g. `['--max-tenants', '10']`. */
   flags?: readonly string[]
   /** Node's own flags, e.g. `['--max-old-space-size=400']`. */
@@ -74,7 +78,7 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
     ...(options.nodeFlags ?? []),
     '--import',
     probe,
-    cli,
+    join(options.binFolder ?? builtBin, 'cli.js'),
     '--host',
     '127.0.0.1',
     '--port',

@@ -30,8 +30,11 @@ export function unreadStreamsAttack(): Attack {
     budget: `RSS ≤ 350 MB; held ≤ ${perTenantLimit}/tenant, ≤ ${totalLimit} in all`,
     timeLimitMs: 25_000,
     async run(context) {
+      // From three addresses: one holds at most a quarter of the sandbox's 100 tenants (issue 35).
       const provisioned = await Promise.all(
-        Array.from({ length: provisionedTenants }, () => context.provision({ plants: 50 })),
+        Array.from({ length: provisionedTenants }, (_, i) =>
+          context.provision({ plants: 50 }, `127.0.1.${1 + (i % 3)}`),
+        ),
       )
       const tenants = provisioned.map(({ tenant, tokens }) => ({ tenant, token: tokens.read }))
       const attacker = await attackerTenant(context)
@@ -149,7 +152,10 @@ function heldByServer(port: number, streams: readonly Stream[]): { total: number
       // 01: ESTABLISHED; the server's side of the connection: its port local, ours remote.
       if (state !== '01' || !local || !remote) continue
       if (Number.parseInt(local.split(':')[1] ?? '', 16) !== port) continue
-      const tenant = byPort.get(Number.parseInt(remote.split(':')[1] ?? '', 16))
+      // Ours from 127.0.0.1 (0100007F, also IPv4-mapped): a tenant provisioned from 127.0.1.x may reuse a port number.
+      const [address = '', remotePort = ''] = remote.split(':')
+      if (!address.endsWith('0100007F')) continue
+      const tenant = byPort.get(Number.parseInt(remotePort, 16))
       if (tenant === undefined) continue
       total++
       perTenant.set(tenant, (perTenant.get(tenant) ?? 0) + 1)

@@ -115,7 +115,7 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   {
     flags: '--provision-rate <per-second>',
     description:
-      'tenants one client address may provision per second without --admin-key, after a burst; more: 429 (default 10)',
+      'tenants one client address may provision per second without --admin-key, after a burst; more: 429 (default: its --client-share of --provision-rate-total, 5)',
     parse: integer(1, 100_000),
   },
   {
@@ -123,6 +123,13 @@ export const sandboxFlags: readonly SandboxFlag[] = [
     description:
       'tenants all clients may provision per second without --admin-key, after a burst; more: 429 (default 20)',
     parse: integer(1, 100_000),
+  },
+  {
+    flags: '--client-share <percent>',
+    description:
+      'the part of --plant-bytes-total, --max-tenants (without --admin-key) and --provision-rate-total one client address may take; past it 507, or 429',
+    parse: integer(1, 100),
+    default: 25,
   },
   {
     flags: '--journal-size <count>',

@@ -27,6 +27,8 @@ export interface ServeFlags {
   tenantIdleSeconds: number
   provisionRate?: number
   provisionRateTotal?: number
+  /** The percent of each sandbox-wide budget one client address may take. */
+  clientShare: number
   journalSize: number
   journalBytes?: number
   journalBytesTotal?: number
@@ -75,6 +77,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     readyFile,
     tenantIdleSeconds,
     allowedHost,
+    clientShare,
     ...options
   } = flags
   if (redisUrl && !clusterSecret) {
@@ -91,6 +94,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
       ...options,
       plantsPerTenant: plants,
       tenantIdleMs: tenantIdleSeconds * 1000,
+      clientShare: clientShare / 100,
       allowedHosts: allowedHost,
       world: fixtures,
       adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none

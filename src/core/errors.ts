@@ -28,6 +28,12 @@ export const errorStatus = {
   /** The sandbox holds its maximum of provisioned tenants, all in use. Sent with `Retry-After`. */
   at_capacity: 503,
   /**
+   * A part of the sandbox loaded on demand (the admin API, the docs) could not
+   * be loaded now, e.g. its files were rebuilt under it; it is tried again
+   * with the next request. Sent with `Retry-After`.
+   */
+  unavailable: 503,
+  /**
    * Too many requests at once or too fast: delayed answers past their caps,
    * tenants provisioned past the rate. Sent with `Retry-After`.
    */

@@ -64,25 +64,52 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`
 }
 
+/** What a {@link PlantBudget} is given besides its maximum. */
+export interface PlantBudgetOptions {
+  /**
+   * The share (above 0, at most 1) of the maximum that the tenants of one
+   * owner (a client: the address that provisioned them, the world's tenants
+   * together, or a tenant provisioned under an admin key alone) may take
+   * together (default 1: no share).
+   */
+  share?: number | undefined
+  /**
+   * Called when `bytes` more do not fit in all, before they are refused: it
+   * may give bytes back (evict idle tenants), and the bytes are checked again.
+   */
+  reclaim?: ((bytes: number) => void) | undefined
+}
+
 /**
  * The memory every tenant's plants may take together, in bytes as
  * {@link plantCost} counts them: a sandbox-wide budget next to each tenant's
- * quota. Tenants are charged while they are in the store (a load builds a
+ * quota, with a share for each owner (issue 35, F6: one client filling
+ * tenants took it all, and every other tenant's create was refused).
+ * Tenants are charged while they are in the store (a load builds a
  * new budget with its tenants); a create or a provisioning that would pass
- * it is refused with `sandbox_full` (507), and every delete, removal or reset
- * gives its plants' bytes back.
+ * the budget or its owner's share is refused with `sandbox_full` (507), and
+ * every delete, removal or reset gives its plants' bytes back.
  *
  * @example
- * const budget = new PlantBudget(256 << 20)
- * if (!budget.fits(plantCost(plant))) throw budget.refusal('this plant')
+ * const budget = new PlantBudget(256 << 20, { share: 0.25 })
+ * budget.admit(plantCost(plant), 'address 127.0.0.1', 'this plant') // throws `sandbox_full` past either
  */
 export class PlantBudget {
   #max: number | (() => number)
   #used = 0
+  readonly #share: number
+  readonly #reclaim: ((bytes: number) => void) | undefined
+  /** Bytes each owner's tenants take, for owners that hold any. */
+  readonly #owners = new Map<string, number>()
 
   /** `max`: the bytes, or a function that answers them when first needed (a budget read from the runtime). */
-  constructor(max: number | (() => number) = Number.POSITIVE_INFINITY) {
+  constructor(max: number | (() => number) = Number.POSITIVE_INFINITY, options: PlantBudgetOptions = {}) {
     this.#max = max
+    this.#share = options.share ?? 1
+    if (!(this.#share > 0 && this.#share <= 1)) {
+      throw new RangeError(`A client's share of the plant budget must be above 0 and at most 1, not ${this.#share}.`)
+    }
+    this.#reclaim = options.reclaim
   }
 
   /** Bytes the plants may take in all; `Infinity` for no budget. */
@@ -91,19 +118,50 @@ export class PlantBudget {
     return this.#max
   }
 
+  /** Bytes the plants of one owner's tenants may take together: its share of {@link max}. */
+  get ownerMax(): number {
+    return this.#share >= 1 ? this.max : Math.floor(this.max * this.#share)
+  }
+
   /** Bytes the plants of every tenant in the store take now. */
   get used(): number {
     return this.#used
   }
 
-  /** Whether `bytes` more fit. */
+  /** Bytes the plants of one owner's tenants take now. */
+  usedBy(owner: string): number {
+    return this.#owners.get(owner) ?? 0
+  }
+
+  /** Whether `bytes` more fit in all. */
   fits(bytes: number): boolean {
     return this.#used + bytes <= this.max
   }
 
-  /** Counts `bytes` more (negative: given back). */
-  charge(bytes: number): void {
+  /** Counts `bytes` more (negative: given back) for an owner's tenant. */
+  charge(bytes: number, owner = ''): void {
     this.#used += bytes
+    const held = (this.#owners.get(owner) ?? 0) + bytes
+    if (held > 0) this.#owners.set(owner, held)
+    else this.#owners.delete(owner)
+  }
+
+  /**
+   * Throws `sandbox_full` (507) when `bytes` more for this owner's tenant
+   * (`what`: `this plant`, `a tenant of 5 plants`) pass the owner's share, or
+   * do not fit in all once idle room is reclaimed; nothing is counted.
+   */
+  admit(bytes: number, owner: string, what: string): void {
+    if (this.#share < 1 && this.usedBy(owner) + bytes > this.ownerMax) {
+      throw new PlantStoreError(
+        'sandbox_full',
+        `The plants of this client's tenants (${owner}) already take ${formatBytes(this.usedBy(owner))} of the ` +
+          `${formatBytes(this.ownerMax)} one client may hold (${Math.round(this.#share * 100)}% of the sandbox's ` +
+          `${formatBytes(this.max)}), with no room for ${what}; delete plants or tenants before adding more.`,
+      )
+    }
+    if (!this.fits(bytes)) this.#reclaim?.(bytes)
+    if (!this.fits(bytes)) throw this.refusal(what)
   }
 
   /** The 507 for `what` (e.g. `this plant`) that does not fit. */

@@ -62,6 +62,15 @@ export interface PlantStoreOptions {
    */
   plantBytes?: number | (() => number)
   /**
+   * The share (above 0, at most 1) of {@link plantBytes} that one client's
+   * tenants may take together (default 1: no share). A client is the owner a
+   * tenant was provisioned for ({@link ProvisionOptions.owner}, the sandbox
+   * gives the client's address); the world's tenants are one client
+   * together, any other provisioned tenant a client on its own.
+   * A create or a provisioning past it is refused with `sandbox_full` (507).
+   */
+  clientShare?: number
+  /**
    * Writes a change through to durable storage (e.g. Redis) before the store
    * applies it: awaited after the change is validated, with the tenant's other
    * writes waiting; when it rejects, nothing changes and the rejection is the
@@ -115,6 +124,9 @@ export class PlantStore {
   readonly #writes: PlantWrites
   readonly #record: RecordChange | undefined
   readonly #plantBytes: PlantStoreOptions['plantBytes']
+  readonly #clientShare: number | undefined
+  /** When the plant budget is full: how long a provisioned tenant must be unused to be evicted, and who is told. */
+  #idleEviction: { readonly idleMs: number; readonly onEvicted: (tenantIds: readonly string[]) => void } | undefined
   #tenants: Tenants
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly CheckedTenantSpec[] = []
@@ -140,7 +152,8 @@ export class PlantStore {
     }
     this.#record = options.record
     this.#plantBytes = options.plantBytes
-    this.#tenants = new Tenants(this.#plantBytes)
+    this.#clientShare = options.clientShare
+    this.#tenants = this.#newTenants()
     this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options)
     if (options.world) {
       this.#world = checkWorld(options.world)
@@ -320,9 +333,9 @@ export class PlantStore {
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
     const tenant = await this.#tenant(spec)
     await this.#settle()
-    const { budget } = this.#tenants
-    if (!budget.fits(tenant.plants.bytes)) throw budget.refusal(`a tenant of ${tenant.plants.count()} plants`)
-    this.#insert(tenant, true)
+    const owner = options.owner ?? `tenant ${id}`
+    this.#tenants.budget.admit(tenant.plants.bytes, owner, `a tenant of ${tenant.plants.count()} plants`)
+    this.#insert(tenant, true, options.owner)
     await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () =>
       this.#tenants.remove(id),
     )
@@ -363,13 +376,30 @@ export class PlantStore {
    * any token of theirs), never one used more recently. When every one is
    * in use, nothing is evicted and it throws `at_capacity` (503) with a
    * `Retry-After` of the seconds until the least recently used one turns
-   * idle. Returns the evicted ids.
+   * idle. With a `share`, its owner may hold at most `share.max`: past it
+   * its own least recently used idle tenant is evicted, or it is refused
+   * with `too_many_requests` (429). Returns the evicted ids.
    *
    * @example
    * const evicted = store.makeRoom(100, 600_000) // then provisionTenant
    */
-  makeRoom(max: number, idleMs: number): string[] {
-    return this.#recordRemovals(this.#tenants.makeRoom(max, idleMs, this.#now()))
+  makeRoom(max: number, idleMs: number, share?: { readonly owner: string; readonly max: number }): string[] {
+    return this.#recordRemovals(this.#tenants.makeRoom(max, idleMs, this.#now(), share))
+  }
+
+  /**
+   * From now on, when a create or a provisioning does not fit the plant
+   * budget ({@link PlantStoreOptions.plantBytes}), first evicts provisioned
+   * tenants unused for `idleMs`, least recently used first, until it fits,
+   * and tells `onEvicted` which (issue 35, F6: a full budget stayed full of
+   * idle tenants, since eviction only ran at the maximum of tenants). The
+   * world's tenants are never evicted.
+   *
+   * @example
+   * store.evictIdleWhenFull(600_000, (ids) => { for (const id of ids) journal.forget(id) })
+   */
+  evictIdleWhenFull(idleMs: number, onEvicted: (tenantIds: readonly string[]) => void): void {
+    this.#idleEviction = { idleMs, onEvicted }
   }
 
   /**
@@ -516,10 +546,23 @@ export class PlantStore {
   ): Promise<Tenants> {
     const made = tenants.map(({ spec, plants }) => this.#tenant(spec, plants))
     const ready = made.some((tenant) => tenant instanceof Promise) ? await Promise.all(made) : (made as Tenant[])
-    const built = new Tenants(this.#plantBytes)
+    const built = this.#newTenants()
     const now = this.#now()
     for (const [index, { provisioned = false }] of tenants.entries()) built.insert(ready[index]!, { provisioned, now })
     return built
+  }
+
+  /** An empty state with the store's plant budget, its share per client and its reclaiming of idle room. */
+  #newTenants(): Tenants {
+    return new Tenants(this.#plantBytes, { share: this.#clientShare, reclaim: (bytes) => this.#reclaimIdle(bytes) })
+  }
+
+  /** Evicts idle provisioned tenants (when the store does, see {@link evictIdleWhenFull}) until `bytes` more fit. */
+  #reclaimIdle(bytes: number): void {
+    if (!this.#idleEviction) return
+    const { idleMs, onEvicted } = this.#idleEviction
+    const evicted = this.#recordRemovals(this.#tenants.reclaimIdle(bytes, this.#now() - idleMs))
+    if (evicted.length > 0) onEvicted(evicted)
   }
 
   /** Puts a state built by {@link #built} in place. */
@@ -540,7 +583,7 @@ export class PlantStore {
     return buildTenant(spec, { generatePlants: this.#generatePlants, defaultQuota: this.defaultQuota }, plants)
   }
 
-  #insert(tenant: Tenant, provisioned: boolean): void {
-    this.#tenants.insert(tenant, { provisioned, now: this.#now() })
+  #insert(tenant: Tenant, provisioned: boolean, owner?: string): void {
+    this.#tenants.insert(tenant, { provisioned, now: this.#now(), owner })
   }
 }

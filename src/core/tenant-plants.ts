@@ -38,29 +38,34 @@ export class TenantPlants {
   #bytes = 0
   /** The store's budget this tenant is charged to, while it is in the store. */
   #budget: PlantBudget | undefined
+  /** Whose share of the budget its plants count in (see `PlantBudget`). */
+  #owner = ''
 
   /** What its plants cost in memory, in bytes ({@link plantCost}). */
   get bytes(): number {
     return this.#bytes
   }
 
-  /** Charges its plants to a store's budget from now on (the store does, when the tenant joins it). */
-  attach(budget: PlantBudget): void {
+  /** Charges its plants to a store's budget from now on, in `owner`'s share (the store does, when the tenant joins it). */
+  attach(budget: PlantBudget, owner = ''): void {
     this.detach()
     this.#budget = budget
-    budget.charge(this.#bytes)
+    this.#owner = owner
+    budget.charge(this.#bytes, owner)
   }
 
   /** Gives its plants' bytes back to the budget it was charged to (the tenant left the store). */
   detach(): void {
-    this.#budget?.charge(-this.#bytes)
+    this.#budget?.charge(-this.#bytes, this.#owner)
     this.#budget = undefined
   }
 
-  /** Throws `sandbox_full` (507) when one more plant does not fit the budget this tenant is charged to (if any). */
+  /**
+   * Throws `sandbox_full` (507) when one more plant does not fit the budget
+   * this tenant is charged to (if any), in all or in its owner's share.
+   */
   checkRoom(plant: StoredPlant): void {
-    const budget = this.#budget
-    if (budget && !budget.fits(plantCost(plant))) throw budget.refusal('this plant')
+    this.#budget?.admit(plantCost(plant), this.#owner, 'this plant')
   }
 
   /** Its list as JSON bytes: made on the first call, then kept up to date by every add and delete. */
@@ -130,7 +135,7 @@ export class TenantPlants {
 
   #count(bytes: number): void {
     this.#bytes += bytes
-    this.#budget?.charge(bytes)
+    this.#budget?.charge(bytes, this.#owner)
   }
 }
 

@@ -1,5 +1,5 @@
 import { PlantStoreError } from './errors.ts'
-import { PlantBudget } from './plant-budget.ts'
+import { PlantBudget, type PlantBudgetOptions } from './plant-budget.ts'
 import {
   type CheckedTenantSpec,
   type StoredPlant,
@@ -42,6 +42,11 @@ export interface ProvisionOptions {
   quota?: number
   /** Milliseconds until its tokens stop working and `PlantStore.removeExpired` removes it. */
   ttlMs?: number
+  /**
+   * The client it is provisioned for (e.g. `address 127.0.0.1`): its tenants
+   * share one client's part of the store's budgets. Default: the tenant alone.
+   */
+  owner?: string
 }
 
 /** A tenant exactly as a snapshot holds it: recipe, users, tokens and plants. */
@@ -83,6 +88,9 @@ export function buildTenant(
   return initial instanceof Promise ? initial.then(make) : make(initial)
 }
 
+/** Whose the world's tenants are, for the shares of the sandbox's budgets: one client together. */
+export const worldOwner = "the sandbox's world"
+
 /**
  * A store's tenants and their lifecycle: the tenants with the index of their
  * tokens, which of them were provisioned at run time (least recently used
@@ -102,12 +110,28 @@ export class Tenants {
   readonly #provisioned = new Map<string, number>()
   /** Provisioned tenants with a time-to-live: when each expires (epoch ms). */
   readonly #expiring = new Map<string, number>()
+  /** Whose each tenant is (see {@link ownerOf}). */
+  readonly #owners = new Map<string, string>()
   /** What the tenants' plants take in memory together, and may take (see `PlantBudget`). */
   readonly budget: PlantBudget
 
-  /** `maxPlantBytes`: what the tenants' plants may take in memory together (default: no budget). */
-  constructor(maxPlantBytes?: number | (() => number)) {
-    this.budget = new PlantBudget(maxPlantBytes)
+  /**
+   * `maxPlantBytes`: what the tenants' plants may take in memory together
+   * (default: no budget); `budget`: one owner's share of it, and what gives
+   * room back when it is full.
+   */
+  constructor(maxPlantBytes?: number | (() => number), budget: PlantBudgetOptions = {}) {
+    this.budget = new PlantBudget(maxPlantBytes, budget)
+  }
+
+  /**
+   * Whose a tenant is, for the shares of the sandbox's budgets: the client
+   * that provisioned it (e.g. `address 127.0.0.1`), else a provisioned
+   * tenant on its own (`tenant t_…`); the world's tenants are one client
+   * together ({@link worldOwner}): their tokens are printed for anyone.
+   */
+  ownerOf(tenantId: string): string {
+    return this.#owners.get(tenantId) ?? `tenant ${tenantId}`
   }
 
   /** The tenant with this id, if any. */
@@ -130,20 +154,26 @@ export class Tenants {
   /** Puts a tenant in the place of the one with its id; its tokens stay as they were issued. */
   replace(tenant: Tenant): void {
     this.#tenants.get(tenant.id)?.plants.detach()
-    tenant.plants.attach(this.budget)
+    tenant.plants.attach(this.budget, this.ownerOf(tenant.id))
     this.#tenants.set(tenant.id, tenant)
   }
 
   /**
    * Adds a tenant and issues its tokens; throws, changing nothing, when its
    * id or one of its tokens is taken. A `provisioned` one counts as used
-   * `now`, and is tracked for expiry once every token of it expires.
+   * `now`, and is tracked for expiry once every token of it expires. An
+   * `owner` (the client that provisioned it) shares its budgets with that
+   * owner's other tenants.
    */
-  insert(tenant: Tenant, { provisioned, now }: { provisioned: boolean; now: number }): void {
+  insert(
+    tenant: Tenant,
+    { provisioned, now, owner }: { provisioned: boolean; now: number; owner?: string | undefined },
+  ): void {
     if (this.#tenants.has(tenant.id)) throw new Error(`Tenant "${tenant.id}" already exists`)
     const lastExpiry = this.#tokens.issue(tenant.id, tenant.users)
     this.#tenants.set(tenant.id, tenant)
-    tenant.plants.attach(this.budget)
+    this.#owners.set(tenant.id, owner ?? (provisioned ? `tenant ${tenant.id}` : worldOwner))
+    tenant.plants.attach(this.budget, this.ownerOf(tenant.id))
     if (!provisioned) return
     this.#provisioned.set(tenant.id, now)
     // A provisioned tenant whose every token expires is removed by `removeExpired` once the last one has.
@@ -157,6 +187,7 @@ export class Tenants {
     this.#tenants.delete(tenantId)
     this.#provisioned.delete(tenantId)
     this.#expiring.delete(tenantId)
+    this.#owners.delete(tenantId)
     this.#tokens.revoke(tenant.users)
     tenant.plants.detach()
     return tenant
@@ -204,11 +235,35 @@ export class Tenants {
    * Makes room for one more provisioned tenant when `max` are held (see
    * `PlantStore.makeRoom`): evicts the least recently used of those idle
    * since `now - idleMs`, or throws `at_capacity` (503) with a `Retry-After`.
+   * With a `share`, its owner may hold at most `share.max` of them: past it,
+   * the owner's own least recently used idle one is evicted, or the new one
+   * is refused with `too_many_requests` (429) and a `Retry-After`, before any
+   * other owner's tenant is touched.
    */
-  makeRoom(max: number, idleMs: number, now: number): string[] {
+  makeRoom(max: number, idleMs: number, now: number, share?: { owner: string; max: number }): string[] {
     const provisioned = this.#provisioned
     const idleSince = now - idleMs
     const evicted: string[] = []
+    if (share) {
+      const own = [...provisioned].filter(([tenantId]) => this.#owners.get(tenantId) === share.owner)
+      let held = own.length
+      for (const [tenantId, lastUsed] of own) {
+        if (held < share.max || lastUsed > idleSince) break
+        this.remove(tenantId)
+        evicted.push(tenantId)
+        held--
+      }
+      if (held >= share.max) {
+        const leastRecent = own[evicted.length]?.[1] ?? idleSince
+        throw new PlantStoreError(
+          'too_many_requests',
+          `This client (${share.owner}) already holds ${held} provisioned tenants, its share of the sandbox's ` +
+            `${max}, all used in the last ${formatDuration(idleMs)}; delete one it no longer needs ` +
+            '(DELETE /__sandbox/tenants/{id}) or reuse one (POST /__sandbox/reset puts it back).',
+          { 'retry-after': String(Math.max(1, Math.ceil((leastRecent - idleSince) / 1000))) },
+        )
+      }
+    }
     for (const [tenantId, lastUsed] of provisioned) {
       if (provisioned.size < max || lastUsed > idleSince) break
       this.remove(tenantId)
@@ -223,6 +278,21 @@ export class Tenants {
         'none is evicted while in use. Delete tenants you no longer need, or try again later.',
       { 'retry-after': String(retryAfter) },
     )
+  }
+
+  /**
+   * Evicts provisioned tenants unused since `idleSince`, least recently used
+   * first, until `bytes` more fit the plant budget (or none idle is left);
+   * answers their ids.
+   */
+  reclaimIdle(bytes: number, idleSince: number): string[] {
+    const evicted: string[] = []
+    for (const [tenantId, lastUsed] of this.#provisioned) {
+      if (this.budget.fits(bytes) || lastUsed > idleSince) break
+      this.remove(tenantId)
+      evicted.push(tenantId)
+    }
+    return evicted
   }
 
   /** Removes provisioned tenants, least recently used first, until at most `max` remain; answers their ids. */

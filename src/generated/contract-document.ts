@@ -363,7 +363,7 @@ export const contractDocument = {
         }
       },
       "QuotaExceeded": {
-        "description": "The caller's tenant already holds its quota of plants (10,000 by\ndefault), or the sandbox's plants, all tenants together, are at the\nmemory they may take (`--plant-bytes-total`); nothing stored is lost.\n",
+        "description": "The caller's tenant already holds its quota of plants (10,000 by\ndefault), or the sandbox's plants, all tenants together, are at the\nmemory they may take (`--plant-bytes-total`) with no idle tenant to\nevict, or the plants of the tenants of the caller's client are at its\nshare of it (`--client-share`); nothing stored is lost.\n",
         "x-plant-store-decision": true,
         "x-default-quota": 10000,
         "content": {

@@ -159,7 +159,9 @@ export interface components {
         /**
          * @description The caller's tenant already holds its quota of plants (10,000 by
          *     default), or the sandbox's plants, all tenants together, are at the
-         *     memory they may take (`--plant-bytes-total`); nothing stored is lost.
+         *     memory they may take (`--plant-bytes-total`) with no idle tenant to
+         *     evict, or the plants of the tenants of the caller's client are at its
+         *     share of it (`--client-share`); nothing stored is lost.
          */
         QuotaExceeded: {
             headers: {

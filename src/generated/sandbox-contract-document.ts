@@ -5,7 +5,7 @@ export const sandboxContractDocument = {
   "info": {
     "title": "Plant Store sandbox control API",
     "version": "1.0.0",
-    "description": "The control API of plant-store-mock's sandbox, mounted at `/__sandbox`:\nprovision and delete tenants, put a tenant back to how it started, read\nand clear its request journal, make its requests fail on purpose (fault\nrules), read its plants with their ids, and ask whether the sandbox is up\nand ready. Served by every sandbox at `GET /__sandbox/openapi.json`.\n\nAuth: provisioning needs the sandbox's admin key in `X-Admin-Key` when the\nsandbox was started with one (`--admin-key`); everything a tenant owns is\ncontrolled with the tenant's own bearer token, the same tokens as the\nPlant Store API (`contracts/openapi.yaml`): reading needs `plants:read`,\nchanging `plants:write`. A tenant sees and changes only what is its own.\n\nEvery non-2xx answer carries the Plant Store's `Error` body, whose `error`\nfield is the HTTP status. A path below `/__sandbox` that is not listed here\nanswers 404 (`#/components/responses/NotFound`); a listed path asked with\na method it does not have answers 405 with `Allow` naming the methods\nlisted for it, HEAD right after GET\n(`#/components/responses/MethodNotAllowed`). A listed path without\nparameters answers the same with one trailing slash\n(`/__sandbox/faults/`). Every path with a GET\nanswers HEAD as its GET, without the body: `contracts/codegen.ts` derives\neach such HEAD operation from its GET (`head` and the GET's operationId,\ne.g. `headListRequests`: the same parameters, security and statuses, no\nbody), so the document served at `/__sandbox/openapi.json` declares them.\nBodies and query strings are checked strictly, on every operation: an\nunknown field or query parameter is a 400 naming it, and so is a body\nsent to an operation that declares none (a `Content-Length` above 0, or\nany `Transfer-Encoding`).\n\nBrowsers: CORS is offered only to the origins the sandbox lists\n(`--cors-origins`), never `*`. A request other than GET or HEAD that comes\nfrom any other web origin (an `Origin` header that is neither listed nor\nthe sandbox's own) is refused with 403 before anything runs\n(`#/components/responses/ForeignOrigin`), whatever its path; so are its\npreflights (`OPTIONS`, answered by the CORS layer: 204 for a listed\norigin).\n",
+    "description": "The control API of plant-store-mock's sandbox, mounted at `/__sandbox`:\nprovision and delete tenants, put a tenant back to how it started, read\nand clear its request journal, make its requests fail on purpose (fault\nrules), read its plants with their ids, and ask whether the sandbox is up\nand ready. Served by every sandbox at `GET /__sandbox/openapi.json`.\n\nAuth: provisioning needs the sandbox's admin key in `X-Admin-Key` when the\nsandbox was started with one (`--admin-key`); everything a tenant owns is\ncontrolled with the tenant's own bearer token, the same tokens as the\nPlant Store API (`contracts/openapi.yaml`): reading needs `plants:read`,\nchanging `plants:write`. A tenant sees and changes only what is its own.\n\nEvery non-2xx answer carries the Plant Store's `Error` body, whose `error`\nfield is the HTTP status. A path below `/__sandbox` that is not listed here\nanswers 404 (`#/components/responses/NotFound`); a listed path asked with\na method it does not have answers 405 with `Allow` naming the methods\nlisted for it, HEAD right after GET\n(`#/components/responses/MethodNotAllowed`). A listed path without\nparameters answers the same with one trailing slash\n(`/__sandbox/faults/`). Every path with a GET\nanswers HEAD as its GET, without the body: `contracts/codegen.ts` derives\neach such HEAD operation from its GET (`head` and the GET's operationId,\ne.g. `headListRequests`: the same parameters, security and statuses, no\nbody), so the document served at `/__sandbox/openapi.json` declares them.\nBodies and query strings are checked strictly, on every operation: an\nunknown field or query parameter is a 400 naming it, and so is a body\nsent to an operation that declares none (a `Content-Length` above 0, or\nany `Transfer-Encoding`).\n\nBrowsers: CORS is offered only to the origins the sandbox lists\n(`--cors-origins`), never `*`. A request other than GET or HEAD that comes\nfrom any other web origin (an `Origin` header that is neither listed nor\nthe sandbox's own) is refused with 403 before anything runs\n(`#/components/responses/ForeignOrigin`), whatever its path; so are its\npreflights (`OPTIONS`, answered by the CORS layer: 204 for a listed\norigin). A request, GET and HEAD included, that claims to come from a\npage of a host name that is not one of the sandbox's own (an `Origin`\nequal to its `Host`), or that came in on a loopback address with such a\n`Host` whether it has an `Origin` or not, is taken for a DNS rebinding and\nrefused with 403 before anything runs (`#/components/responses/ForeignHost`),\nwhatever its path.\n\nAny path may answer 503 with `Retry-After` when the part of the sandbox\nthat serves it, loaded on its first request, could not be loaded (its\nfiles were rebuilt or removed under a running sandbox): nothing ran, and\nthe next request tries again (`#/components/responses/NotLoaded`).\n",
     "license": {
       "name": "MIT",
       "url": "https://opensource.org/licenses/MIT"
@@ -85,7 +85,7 @@ export const sandboxContractDocument = {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
-            "description": "Tenants are being provisioned faster than the sandbox's rate (from\nthis client address, or in all); nothing was made. Try again after\n`Retry-After` seconds. Never under an admin key.\n",
+            "description": "Tenants are being provisioned faster than the sandbox's rate (from\nthis client address, or in all), or this client address already\nholds its share of the provisioned tenants (`--client-share` of\n`--max-tenants`), every one of them used within the idle window;\nnothing was made. Try again after `Retry-After` seconds. Never\nunder an admin key.\n",
             "headers": {
               "Retry-After": {
                 "$ref": "#/components/headers/RetryAfter"
@@ -1375,6 +1375,31 @@ export const sandboxContractDocument = {
           }
         }
       },
+      "ForeignHost": {
+        "description": "The request claims to come from a page of a host name that is not\none of the sandbox's own (`--allowed-host`), or came in on a loopback\naddress under such a `Host`: a DNS rebinding; nothing ran.\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "NotLoaded": {
+        "description": "The part of the sandbox that serves this path could not be loaded\n(its files changed under the running sandbox); nothing ran. The next\nrequest tries again.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/RetryAfter"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
       "NotFound": {
         "description": "No such path below `/__sandbox`.",
         "content": {
@@ -1462,7 +1487,7 @@ export const sandboxContractDocument = {
         }
       },
       "SandboxFull": {
-        "description": "The new tenant's plants do not fit the memory all tenants' plants may\ntake together (`--plant-bytes-total`, counted from their strings);\nnothing changed. Delete tenants or plants first.\n",
+        "description": "The new tenant's plants do not fit the memory all tenants' plants may\ntake together (`--plant-bytes-total`, counted from their strings),\nonce tenants idle for the idle window were evicted, or this client's\nshare of it (`--client-share`); nothing changed. Delete tenants or\nplants first.\n",
         "content": {
           "application/json": {
             "schema": {

@@ -616,6 +616,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request claims to come from a page of a host name that is not
+         *     one of the sandbox's own (`--allowed-host`), or came in on a loopback
+         *     address under such a `Host`: a DNS rebinding; nothing ran.
+         */
+        ForeignHost: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The part of the sandbox that serves this path could not be loaded
+         *     (its files changed under the running sandbox); nothing ran. The next
+         *     request tries again.
+         */
+        NotLoaded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such path below `/__sandbox`. */
         NotFound: {
             headers: {
@@ -694,8 +721,10 @@ export interface components {
         };
         /**
          * @description The new tenant's plants do not fit the memory all tenants' plants may
-         *     take together (`--plant-bytes-total`, counted from their strings);
-         *     nothing changed. Delete tenants or plants first.
+         *     take together (`--plant-bytes-total`, counted from their strings),
+         *     once tenants idle for the idle window were evicted, or this client's
+         *     share of it (`--client-share`); nothing changed. Delete tenants or
+         *     plants first.
          */
         SandboxFull: {
             headers: {
@@ -768,8 +797,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /**
              * @description Tenants are being provisioned faster than the sandbox's rate (from
-             *     this client address, or in all); nothing was made. Try again after
-             *     `Retry-After` seconds. Never under an admin key.
+             *     this client address, or in all), or this client address already
+             *     holds its share of the provisioned tenants (`--client-share` of
+             *     `--max-tenants`), every one of them used within the idle window;
+             *     nothing was made. Try again after `Retry-After` seconds. Never
+             *     under an admin key.
              */
             429: {
                 headers: {

@@ -31,9 +31,9 @@ import { parseFaultRule } from '../faults/rule.ts'
 import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
 import { adminKeyCheck } from './admin-key.ts'
-import { ProvisioningRate } from './provisioning-rate.ts'
+import { clientOf, defaultClientShare, ProvisioningRate } from './provisioning-rate.ts'
 import { refuseSharedWrite } from './read-only-world.ts'
-import { readiness, tenantExpiry } from './tenant-lifecycle.ts'
+import { defaultTenantIdleMs, readiness, tenantExpiry } from './tenant-lifecycle.ts'
 import { readRecipe } from './tenant-recipe.ts'
 import { refuseUndeclared, type SandboxOperationId, sendsBody } from './undeclared.ts'
 
@@ -72,6 +72,14 @@ export interface AdminOptions {
   provisionRate?: number | undefined
   /** Tenants all clients together may provision per second without an admin key (default 20). */
   provisionRateTotal?: number | undefined
+  /**
+   * The share of the sandbox-wide budgets one client (its address, an IPv6
+   * /64) may take without an admin key: of `maxTenants` (at least 1 tenant;
+   * past it, its own least recently used idle tenant makes room, or 429) and
+   * of `provisionRateTotal` (unless `provisionRate` says otherwise). Default
+   * {@link defaultClientShare}; the store holds the share of plant bytes.
+   */
+  clientShare?: number | undefined
   /** Plants a provisioned tenant starts with unless the request says (default 5). */
   plantsPerTenant?: number | undefined
   /**
@@ -88,8 +96,7 @@ export interface AdminOptions {
   onReset?: (tenantId: string) => void
 }
 
-/** How long a provisioned tenant must go unused before it may be evicted to make room: 10 minutes. */
-export const defaultTenantIdleMs = 600_000
+export { defaultTenantIdleMs } from './tenant-lifecycle.ts'
 
 /** Where the admin API is mounted, as its messages name its paths. */
 const mountPath = '/__sandbox'
@@ -151,14 +158,19 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   const plantsPerTenant = options.plantsPerTenant ?? 5
   const requireKey = options.adminKey === undefined ? undefined : adminKeyCheck(options.adminKey)
   // Anonymous provisioning only: under an admin key every provisioning is the key holder's, trusted as the operator.
+  const share = options.clientShare ?? defaultClientShare
+  if (!(share > 0 && share <= 1)) throw new RangeError(`clientShare must be above 0 and at most 1, not ${share}.`)
   const rate = requireKey
     ? undefined
     : new ProvisioningRate({
         perClient: options.provisionRate,
         total: options.provisionRateTotal,
         minBurst: maxTenants,
+        share,
         now: () => store.now(),
       })
+  /** Provisioned tenants one anonymous client may hold at once. */
+  const tenantsPerClient = Math.max(1, Math.floor(maxTenants * share))
 
   /** Forgets what the sandbox holds for removed tenants besides their data. */
   const forget = (tenantIds: readonly string[]) => {
@@ -183,13 +195,16 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   const handlers: AdminHandlers = {
     async provisionTenant({ request }) {
       requireKey?.(request)
-      rate?.take(request.client)
+      // An anonymous client's tenants share its part of the budgets; the admin key's holder hands each one out alone.
+      const client = requireKey ? undefined : clientOf(request.client)
+      rate?.take(client)
       const recipe = await readRecipe(request, store.defaultQuota)
       const provisioning: ProvisionOptions = {
         plants: recipe.plants ?? Math.min(plantsPerTenant, recipe.quota ?? plantsPerTenant),
         seed: recipe.seed ?? randomSeed(),
         ...(recipe.quota === undefined ? {} : { quota: recipe.quota }),
         ...(recipe.ttlSeconds === undefined ? {} : { ttlMs: recipe.ttlSeconds * 1000 }),
+        ...(client === undefined ? {} : { owner: client }),
       }
       const { replica } = options
       let tenant: ProvisionedTenant
@@ -200,7 +215,12 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
         forget(evicted)
       } else {
         ;({ tenant, evicted } = await serially('provision', async () => {
-          const evicted = store.makeRoom(maxTenants, tenantIdleMs)
+          // A share of the whole is the maximum itself: at_capacity (503) then, as without shares.
+          const share =
+            client === undefined || tenantsPerClient >= maxTenants
+              ? undefined
+              : { owner: client, max: tenantsPerClient }
+          const evicted = store.makeRoom(maxTenants, tenantIdleMs, share)
           forget(evicted)
           return { tenant: await store.provisionTenant(provisioning), evicted }
         }))

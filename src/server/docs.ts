@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import type { Document } from 'yaml'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+import { unavailable } from './sandbox.ts'
 import { answeredUndeclared } from './undeclared.ts'
 
 const require = createRequire(import.meta.url)
@@ -35,56 +36,90 @@ export async function openapiDocument(): Promise<{ yaml: string; json: string }>
 }
 
 /**
- * Remembers up to `max` values by key, made once each: what a document is
- * served as for each address a sandbox is reached at (a `Host` and a mount
- * point). A client can send any `Host`, so beyond `max` the oldest is
- * forgotten (and made again if asked).
+ * Where a served document names the address it was served from: a
+ * placeholder that a document is made with once, then replaced by each
+ * request's own `servers` URL (issue 35: the documents were made anew for
+ * each `Host` a client sent, 5.7× the cost of a kept one for a new `Host` on
+ * every request). Splicing a string costs the same whatever the `Host`, so
+ * nothing is kept per address and no client can grow anything.
  */
-function servedCache<T>(max: number): (key: string, make: () => T) => T {
-  const kept = new Map<string, T>()
-  return (key, make) => {
-    let value = kept.get(key)
-    if (value === undefined) {
-      value = make()
-      if (kept.size >= max) kept.delete(kept.keys().next().value as string)
-      kept.set(key, value)
-    }
-    return value
-  }
+const servedAt = 'https://served-at.invalid/placeholder'
+
+/** A document's text cut at its {@link servedAt} placeholder (a JSON string there), to splice a URL in. */
+interface Spliced {
+  readonly before: string
+  readonly after: string
 }
 
-/** The addresses a served document is kept for, at most. */
-const servedAddresses = 16
+/** Cuts `text` around the one `"…"` placeholder it holds. */
+function cutAtPlaceholder(text: string): Spliced {
+  const quoted = JSON.stringify(servedAt)
+  const at = text.indexOf(quoted)
+  if (at === -1 || text.indexOf(quoted, at + 1) !== -1)
+    throw new Error('docs: the served-at placeholder is not there once')
+  return { before: text.slice(0, at), after: text.slice(at + quoted.length) }
+}
+
+/** The document with `url` in its placeholder's place, as a JSON string (also a valid YAML double-quoted scalar). */
+function spliced({ before, after }: Spliced, url: string): string {
+  return before + JSON.stringify(url) + after
+}
 
 /** The `servers` entry of a document served to this request: the origin and `base` it came in on. */
 function thisSandbox(req: Request, base: string): { url: string; description: string } {
-  const host = req.get('host')
-  return {
-    url: host === undefined ? base || '/' : `${req.protocol}://${host}${base}`,
-    description: 'This sandbox: where this document was served from.',
-  }
+  return { url: servedUrl(req, base), description: 'This sandbox: where this document was served from.' }
 }
 
-/** The contract as served at a `servers` URL, as YAML and as JSON text: made once per address. */
-const servedContract = servedCache<Promise<{ yaml: string; json: string }>>(servedAddresses)
+/**
+ * The origin and `base` a request came in on: its `Host` as the URL parser
+ * normalises it (lower case, no default port, `[::1]`); without a `Host`, or
+ * with one that is no host at all, the mount path alone.
+ */
+function servedUrl(req: Request, base: string): string {
+  const host = req.get('host')
+  if (host !== undefined) {
+    try {
+      const { origin } = new URL(`${req.protocol}://${host}`)
+      if (origin !== 'null') return `${origin}${base}`
+    } catch {} // not a host: the mount path alone
+  }
+  return base || '/'
+}
+
+/** The contract with the placeholder server, as YAML and JSON text cut around it: made once, on first use. */
+let contractTexts: Promise<{ yaml: Spliced; json: Spliced }> | undefined
+
+function contractSpliced(): Promise<{ yaml: Spliced; json: Spliced }> {
+  contractTexts ??= shippedContract().then(({ document }) => {
+    const served = document.clone()
+    served.set(
+      'servers',
+      served.createNode([{ url: servedAt, description: 'This sandbox: where this document was served from.' }]),
+    )
+    const yaml = served.toString({ lineWidth: 0 }).replace(`url: ${servedAt}`, `url: ${JSON.stringify(servedAt)}`)
+    return { yaml: cutAtPlaceholder(yaml), json: cutAtPlaceholder(JSON.stringify(served.toJS())) }
+  })
+  // A failed load (the YAML parser's chunk missing, say) is a 503 now and tried again by the next request.
+  return contractTexts.catch((error: unknown) => {
+    contractTexts = undefined
+    throw Object.assign(unavailable('the contract (its YAML parser)'), { cause: error })
+  })
+}
 
 /**
  * The contract as this sandbox serves it: `servers` names the origin and
  * mount point the request came in on (`http://localhost:8080/plant-store`),
  * so Swagger UI's "Try it out" calls this very sandbox, same-origin, wherever
- * it runs. Without a `Host` header the server is the mount path alone. Made
- * once per address and kept (the contract never changes while it runs).
+ * it runs. Without a `Host` header the server is the mount path alone. The
+ * text is made once and only the address is spliced in per request.
  *
  * @example
  * (await servedDocument(req)).json // '{"openapi":"3.0.3",…,"servers":[{"url":"http://localhost:4010",…}],…}'
  */
-function servedDocument(req: Request): Promise<{ yaml: string; json: string }> {
-  const server = thisSandbox(req, req.baseUrl)
-  return servedContract(server.url, async () => {
-    const served = (await shippedContract()).document.clone()
-    served.set('servers', served.createNode([server]))
-    return { yaml: served.toString({ lineWidth: 0 }), json: JSON.stringify(served.toJS()) }
-  })
+async function servedDocument(req: Request): Promise<{ yaml: string; json: string }> {
+  const url = servedUrl(req, req.baseUrl)
+  const { yaml, json } = await contractSpliced()
+  return { yaml: spliced(yaml, url), json: spliced(json, url) }
 }
 
 /**
@@ -120,14 +155,14 @@ export const sandboxContractMiddleware: RequestHandler = (req, res, next) => {
   }
   if (answeredUndeclared(req.method === 'HEAD' ? 'headSandboxContract' : 'sandboxContract', req, res)) return
   const base = req.baseUrl.endsWith(sandboxMount) ? req.baseUrl.slice(0, -sandboxMount.length) : req.baseUrl
-  const server = thisSandbox(req, base)
-  res
-    .type('application/json')
-    .send(servedSandboxContract(server.url, () => JSON.stringify({ ...sandboxContractDocument, servers: [server] })))
+  sandboxContractText ??= cutAtPlaceholder(
+    JSON.stringify({ ...sandboxContractDocument, servers: [{ ...thisSandbox(req, base), url: servedAt }] }),
+  )
+  res.type('application/json').send(spliced(sandboxContractText, servedUrl(req, base)))
 }
 
-/** The sandbox control API's contract as served at a `servers` URL: made once per address. */
-const servedSandboxContract = servedCache<string>(servedAddresses)
+/** The sandbox control API's contract with the placeholder server, cut around it: made on first use. */
+let sandboxContractText: Spliced | undefined
 
 /** Points Swagger UI at both contracts, relative to `/docs/` so that it works below any mount point. */
 const initializer = `window.onload = function () {

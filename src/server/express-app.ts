@@ -1,6 +1,12 @@
 import { isIP } from 'node:net'
 import cors from 'cors'
-import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express'
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express'
 import type { Logger } from 'pino'
 import { isApiPath } from '../core/core.ts'
 import { echoed, errorResponse, renderError } from '../core/errors.ts'
@@ -112,9 +118,14 @@ function corsOf(options: CreateAppOptions): Router {
  * plain read (a preflight, a form's POST) is refused with 403 before
  * anything runs; requests from outside browsers (no `Origin`) pass, and so
  * do the sandbox's own pages: an `Origin` that is the `Host` the request was
- * sent to, when that host is one of the sandbox's own names (see
- * {@link allowedHostsOf}), so that a page of a rebound DNS name cannot pass
- * as one of them (issue 27, L3).
+ * sent to, scheme included (the sandbox serves `http`), when that host is one
+ * of the sandbox's own names (see {@link allowedHostsOf}), so that a page of
+ * a rebound DNS name cannot pass as one of them (issue 27, L3). A read that
+ * claims to be the sandbox's own page gets the same check (issue 35), and so
+ * does any request that came in on a loopback address under a name that is
+ * not the sandbox's own, with or without an `Origin`: a rebound page's
+ * same-origin `GET` carries none, and only a page resolving another name to
+ * this machine sends such a `Host` there.
  */
 function adminCorsOf(
   origins: CreateAppOptions['corsOrigins'],
@@ -122,34 +133,60 @@ function adminCorsOf(
 ): RequestHandler {
   const allowed = Array.isArray(origins) ? new Set<string>(origins) : new Set<string>()
   const listed = cors(corsOptions([...allowed]))
+  const refuse = (req: Request, res: Response, message: string) =>
+    sendCoreResponse(req, res, errorResponse(403, message))
+  const rebound = (name: string) =>
+    `The admin API (${adminMount}) does not take calls from pages served as ${JSON.stringify(echoed(name))}: ` +
+    "it is not one of this sandbox's host names (a DNS rebinding looks like this); " +
+    'start the sandbox with --allowed-host naming it if it is yours.'
   return (req, res, next) => {
     const { origin, host } = req.headers
-    if (origin === undefined || allowed.has(origin)) return listed(req, res, next)
+    if (origin !== undefined && allowed.has(origin)) return listed(req, res, next)
+    const name = hostnameOfHeader(host)
+    if (name !== undefined && !isAllowedHost(name) && cameOnLoopback(req)) return refuse(req, res, rebound(name))
+    if (origin === undefined) return listed(req, res, next)
+    const same = sameOrigin(origin, host, req.protocol)
+    if (same !== undefined) return isAllowedHost(same) ? next() : refuse(req, res, rebound(same))
+    // A read from another origin gets no CORS grant: its page cannot see the answer.
     if (req.method === 'GET' || req.method === 'HEAD') return next()
-    const same = sameOrigin(origin, host)
-    if (same && isAllowedHost(same)) return next()
-    const message = same
-      ? `The admin API (${adminMount}) does not take calls from pages served as ${JSON.stringify(echoed(same))}: ` +
-        "it is not one of this sandbox's host names (a DNS rebinding looks like this); " +
-        'start the sandbox with --allowed-host naming it if it is yours.'
-      : `The admin API (${adminMount}) does not take calls from the web origin ${JSON.stringify(echoed(origin))}; ` +
-        'start the sandbox with --cors-origins listing it to allow them.'
-    sendCoreResponse(req, res, errorResponse(403, message))
+    refuse(
+      req,
+      res,
+      `The admin API (${adminMount}) does not take calls from the web origin ${JSON.stringify(echoed(origin))}; ` +
+        'start the sandbox with --cors-origins listing it to allow them.',
+    )
   }
 }
 
 /**
  * The host name of the `Host` a request was sent to when its `Origin` is that
- * very address (a page of the sandbox's own), else `undefined`.
+ * very address, with the scheme the request came in with, else `undefined`.
  */
-function sameOrigin(origin: string, host: string | undefined): string | undefined {
+function sameOrigin(origin: string, host: string | undefined, protocol: string): string | undefined {
   if (host === undefined) return undefined
   try {
-    const sent = new URL(`http://${host}`)
-    return new URL(origin).host === sent.host ? sent.hostname : undefined
+    const sent = new URL(`${protocol}://${host}`)
+    const from = new URL(origin)
+    return from.protocol === sent.protocol && from.host === sent.host ? sent.hostname : undefined
   } catch {
     return undefined
   }
+}
+
+/** The host name a `Host` header names, as the URL parser reads it; `undefined` without one (or when it names none). */
+function hostnameOfHeader(host: string | undefined): string | undefined {
+  if (host === undefined || host === '') return undefined
+  try {
+    return new URL(`http://${host}`).hostname
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the request came in on a loopback address (127.0.0.0/8, `::1`): from this very machine. */
+function cameOnLoopback(req: Request): boolean {
+  const local = req.socket.localAddress ?? ''
+  return local.startsWith('127.') || local === '::1' || local.startsWith('::ffff:127.')
 }
 
 /**

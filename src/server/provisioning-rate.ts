@@ -1,7 +1,14 @@
 import { PlantStoreError } from '../core/errors.ts'
 
-/** Tenants one client address may provision per second, by default. */
-export const defaultProvisionRate = 10
+/**
+ * The share of the sandbox-wide budgets one client may take, by default: a
+ * quarter of the plant bytes, of the provisioned tenants and of the
+ * provisioning rate (issue 35, F6). A quarter leaves three quarters to
+ * everyone else whatever one client does, while a client alone (a CI
+ * runner, a developer) still has room for a large suite; one client with
+ * four addresses can fill the sandbox, as four clients can.
+ */
+export const defaultClientShare = 0.25
 
 /** Tenants all clients together may provision per second, by default. */
 export const defaultProvisionRateTotal = 20
@@ -10,16 +17,19 @@ export const defaultProvisionRateTotal = 20
 const maxClients = 10_000
 
 export interface ProvisioningRateOptions {
-  /** Tenants one client address may provision per second (default {@link defaultProvisionRate}). */
+  /** Tenants one client address may provision per second (default: its `share` of `total`, at least 1). */
   perClient?: number | undefined
   /** Tenants all clients may provision per second (default {@link defaultProvisionRateTotal}). */
   total?: number | undefined
   /**
    * The smallest burst: a full bucket holds the larger of 10 seconds of its
-   * rate and this (default 100; the admin API gives its `maxTenants`, so that
-   * a client may fill the sandbox at once).
+   * rate and this, a client's bucket its `share` of it (default 100; the
+   * admin API gives its `maxTenants`, so that a client may fill its share of
+   * the sandbox at once).
    */
   minBurst?: number | undefined
+  /** The share of `total` (and of `minBurst`) one client may take (default 1: the whole). */
+  share?: number | undefined
   /** The clock, in ms (the store's). */
   now: () => number
 }
@@ -74,15 +84,16 @@ export class ProvisioningRate {
   readonly #now: () => number
 
   constructor(options: ProvisioningRateOptions) {
-    this.#perClient = options.perClient ?? defaultProvisionRate
     const total = options.total ?? defaultProvisionRateTotal
-    const burstOf = (rate: number) => Math.max(10 * rate, options.minBurst ?? 100)
-    this.#clientBurst = burstOf(this.#perClient)
+    const share = options.share ?? 1
+    const minBurst = options.minBurst ?? 100
+    this.#perClient = options.perClient ?? Math.max(1, Math.floor(total * share))
+    this.#clientBurst = Math.max(10 * this.#perClient, Math.ceil(minBurst * share))
     this.#now = options.now
-    this.#all = new TokenBucket(total, burstOf(total), options.now())
+    this.#all = new TokenBucket(total, Math.max(10 * total, minBurst), options.now())
   }
 
-  /** Takes one provisioning for this client address; throws `too_many_requests` (429, `Retry-After`) past the rate. */
+  /** Takes one provisioning for this client (see {@link clientOf}); throws `too_many_requests` (429, `Retry-After`) past the rate. */
   take(client = ''): void {
     const now = this.#now()
     const bucket = this.#clients.get(client) ?? this.#remember(client, now)
@@ -116,4 +127,29 @@ export class ProvisioningRate {
     this.#clients.set(client, bucket)
     return bucket
   }
+}
+
+/**
+ * The client a network address counts as, for its shares of the sandbox's
+ * budgets: an IPv4 address (also when mapped into IPv6) is one client; an
+ * IPv6 address counts by its /64, the network one host is given, since a
+ * host can take any address in it.
+ *
+ * @example
+ * clientOf('::ffff:127.0.0.2') // 'address 127.0.0.2'
+ * clientOf('2001:db8:0:1::5')  // 'network 2001:db8:0:1::/64'
+ */
+export function clientOf(address: string | undefined): string {
+  if (!address) return 'address unknown'
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (mapped) return `address ${mapped[1]}`
+  if (!address.includes(':')) return `address ${address}`
+  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::')
+  const heads = head === '' ? [] : head.split(':')
+  const tails = tail === undefined || tail === '' ? [] : tail.split(':')
+  const groups = [...heads, ...Array<string>(Math.max(0, 8 - heads.length - tails.length)).fill('0'), ...tails]
+  return `network ${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
 }

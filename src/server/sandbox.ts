@@ -5,6 +5,7 @@ import type { Replica } from '../cluster/replica.ts'
 import { callerOf, createCore, isApiPath, type OutcomeListener, type PlantStoreHandler } from '../core/core.ts'
 import { corsMethods, corsPolicy } from '../core/cors-policy.ts'
 import { TenantCoverage } from '../core/coverage.ts'
+import { PlantStoreError, renderError } from '../core/errors.ts'
 import { HeldRequests } from '../core/held-requests.ts'
 import { RequestJournal } from '../core/journal.ts'
 import { madeUpOutcome } from '../core/made-up-answers.ts'
@@ -12,12 +13,14 @@ import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
-import { toListener } from './adapter.ts'
+import { sendCoreResponse, toListener } from './adapter.ts'
 import type { AdminOptions, createAdmin } from './admin.ts'
 import { createInspector, type Inspector } from './inspector.ts'
+import { defaultClientShare } from './provisioning-rate.ts'
 import { withReadOnlyWorld } from './read-only-world.ts'
 import { requestLog } from './request-log.ts'
 import { type DelayRange, withSimulation } from './simulation.ts'
+import { defaultTenantIdleMs } from './tenant-lifecycle.ts'
 import { UnsentBytes } from './unsent-bytes.ts'
 import type { Webhook } from './webhook.ts'
 
@@ -59,6 +62,15 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   provisionRate?: number
   /** Tenants all clients may provision per second without an admin key (default 20); past it, 429. */
   provisionRateTotal?: number
+  /**
+   * The share (above 0, at most 1) of each sandbox-wide budget one client may
+   * take (default {@link defaultClientShare}, a quarter): of `plantBytesTotal`
+   * (the plants of the tenants it provisioned, or of the world's tenants
+   * together; past it, 507), of `maxTenants` without an admin key (past it, its own idle
+   * tenant makes room, or 429) and of `provisionRateTotal` (the default of
+   * `provisionRate`). A client is an address (an IPv6 /64).
+   */
+  clientShare?: number
   /**
    * Whether the world's tenants are read-only (writes, fault rules, resets
    * and journal clearing with their tokens are 403). Default: with an
@@ -170,7 +182,11 @@ export function defaultPlantBytesTotal(): number {
  */
 export function sandboxStore(options: PlantStoreRouterOptions): PlantStore {
   // The default is read when first needed: V8's heap statistics cost a start 2 ms.
-  return createPlantStore({ ...options, plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal })
+  return createPlantStore({
+    ...options,
+    plantBytes: options.plantBytesTotal ?? defaultPlantBytesTotal,
+    clientShare: options.clientShare ?? defaultClientShare,
+  })
 }
 
 /**
@@ -184,6 +200,10 @@ export function sandboxParts(
   options: PlantStoreRouterOptions,
   loaded?: { createAdmin: typeof createAdmin },
 ): SandboxParts {
+  const { clientShare } = options
+  if (clientShare !== undefined && !(clientShare > 0 && clientShare <= 1)) {
+    throw new RangeError(`clientShare must be above 0 and at most 1 (a fraction), not ${clientShare}.`)
+  }
   const store = options.store ?? sandboxStore(options)
   const journal =
     options.journal ??
@@ -213,6 +233,17 @@ export function sandboxParts(
     onSimulated: (request, response) => onOutcome(madeUpOutcome(request, response, callerOf(store, request))),
   })
   const faulted = withFaults(simulated, { store, faults, onOutcome, held })
+  // A full plant budget first makes room from tenants idle as long as eviction at the maximum of tenants asks
+  // (not a cluster replica's: its tenants live on in Redis, and it hands them over through its own claims).
+  if (!replica)
+    store.evictIdleWhenFull(options.tenantIdleMs ?? defaultTenantIdleMs, (tenants) => {
+      for (const tenantId of tenants) {
+        journal.forget(tenantId)
+        coverage.forget(tenantId)
+        faults.clear(tenantId)
+      }
+      eventLog?.info({ tenants, reason: 'evicted' }, 'tenants removed')
+    })
   const readOnlyWorld = options.readOnlyWorld ?? (options.adminKey !== undefined && options.world === undefined)
   const guarded = readOnlyWorld ? withReadOnlyWorld(faulted, store, onOutcome) : faulted
   // A cluster replica makes or claims the caller's tenant before anything else looks at it.
@@ -237,6 +268,7 @@ export function sandboxParts(
     tenantIdleMs: options.tenantIdleMs,
     provisionRate: options.provisionRate,
     provisionRateTotal: options.provisionRateTotal,
+    clientShare: options.clientShare,
     readOnlyWorld,
     plantsPerTenant: options.plantsPerTenant,
     onReset: inspector.reset,
@@ -248,18 +280,67 @@ export function sandboxParts(
   if (replica && !loaded) throw new TypeError('sandboxParts: a cluster replica needs its admin API built at once')
   const admin = loaded
     ? loaded.createAdmin(adminOptions)
-    : builtOnFirstRequest(async () => (await import('./admin.ts')).createAdmin(adminOptions))
+    : builtOnFirstRequest(async () => (await import('./admin.ts')).createAdmin(adminOptions), eventLog)
 
   const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
   return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent, held }
 }
 
-/** A handler built by `build` when its first request comes (each later one waits for the same build). */
-function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>): PlantStoreHandler {
-  let built: Promise<PlantStoreHandler> | undefined
+/**
+ * A part of the sandbox loaded on demand (`load`), once: every caller waits
+ * for the same load. A failed load is never kept (issue 35, F5): it is
+ * reported to `onFailure` (one log line) and tried again by the next call,
+ * so a sandbox whose files were rebuilt or briefly missing under it answers
+ * again as soon as they are back, without a restart.
+ *
+ * @example
+ * const app = onDemand(() => import('./express-app.ts'), (error) => log.error({ err: error }, 'load failed'))
+ * await app() // loaded once; after a failure, loaded again
+ */
+export function onDemand<T>(load: () => Promise<T>, onFailure: (error: unknown) => void): () => Promise<T> {
+  let loading: Promise<T> | undefined
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      onFailure(error)
+      throw error
+    })
+    return loading
+  }
+}
+
+/**
+ * The 503 of a request whose part of the sandbox could not be loaded (see
+ * {@link onDemand}): an Error body with `Retry-After`, never an empty reply.
+ */
+export function unavailable(what: string): PlantStoreError {
+  return new PlantStoreError(
+    'unavailable',
+    `The sandbox could not load ${what} from its files (were they rebuilt or removed under it?); ` +
+      'it tries again with the next request. If this goes on, restart the sandbox.',
+    { 'retry-after': '1' },
+  )
+}
+
+/** Reports a failed load on demand as one structured line: to the event log, else as a process warning. */
+function loadFailed(eventLog: Logger | undefined, what: string): (error: unknown) => void {
+  return (error) => {
+    if (eventLog) eventLog.error({ err: error, part: what }, 'load on demand failed; retried with the next request')
+    else process.emitWarning(`plant-store-mock: could not load ${what}: ${(error as Error)?.message ?? error}`)
+  }
+}
+
+/** A handler built by `build` when its first request comes; each later one waits for it, a failed build is tried again. */
+function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>, eventLog: Logger | undefined): PlantStoreHandler {
+  const built = onDemand(build, loadFailed(eventLog, 'the admin API'))
   return async (request) => {
-    built ??= build()
-    return (await built)(request)
+    let handler: PlantStoreHandler
+    try {
+      handler = await built()
+    } catch {
+      return renderError(unavailable('the admin API'))
+    }
+    return handler(request)
   }
 }
 
@@ -268,7 +349,9 @@ function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>): PlantStor
  * go straight to the API chain the router uses (same request log, CORS,
  * journal and answers) without Express's router stack; every other request
  * (preflights, `/__sandbox`, the docs) goes to the Express app, which is only
- * loaded when the first such request comes (a faster start, less memory).
+ * loaded when the first such request comes (a faster start, less memory). A
+ * load that fails is logged and answered 503 with an Error body, and tried
+ * again with the next such request (see {@link onDemand}).
  *
  * @example
  * createServer(sandboxListener(parts, options, async () => (await import('./express-app.ts')).appOf(parts, options)))
@@ -283,7 +366,7 @@ export function sandboxListener(
   const answer = toListener(parts.api, parts.unsent)
   const proceed = () => undefined
   let app: RequestListener | undefined
-  let loading: Promise<RequestListener> | undefined
+  const loaded = onDemand(loadApp, loadFailed(options.eventLog, 'the Express app (admin API, docs, preflights)'))
   return (req, res) => {
     if (req.method !== 'OPTIONS' && isApiPath(req.url ?? '/')) {
       log?.(req, res)
@@ -293,13 +376,12 @@ export function sandboxListener(
     } else if (app) {
       app(req, res)
     } else {
-      loading ??= loadApp().then((loaded) => {
-        app = loaded
-        return loaded
-      })
-      loading.then(
-        (loaded) => loaded(req, res),
-        () => res.destroy(),
+      loaded().then(
+        (listener) => {
+          app = listener
+          listener(req, res)
+        },
+        () => sendCoreResponse(req, res, renderError(unavailable('the Express app (admin API, docs, preflights)'))),
       )
     }
   }

@@ -7,6 +7,9 @@ import type { Replica } from '../cluster/replica.ts'
 import { type CoreResponse, jsonResponse } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
 
+/** How long a provisioned tenant must go unused before it may be evicted to make room: 10 minutes. */
+export const defaultTenantIdleMs = 600_000
+
 /**
  * Removes the store's expired tenants when called, tells `onExpired` which,
  * and arms one timer for the next tenant to expire (on the store's clock,

@@ -228,7 +228,8 @@ describe('eviction of provisioned tenants', () => {
     let clock = Date.now()
     const now = () => clock
     const store = createPlantStore({ now })
-    const sandbox = await startSandbox({ store, now, host: '127.0.0.1', port: 0, maxTenants: 5 })
+    // One address may take every tenant here (the shares per address: test/server/client-shares.test.ts).
+    const sandbox = await startSandbox({ store, now, host: '127.0.0.1', port: 0, maxTenants: 5, clientShare: 1 })
     try {
       const provision = async () => {
         const response = await fetch(`${sandbox.url}/__sandbox/tenants`, { method: 'POST' })

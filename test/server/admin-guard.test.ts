@@ -166,6 +166,37 @@ describe('the same-origin rule trusts only the sandbox’s own host names (L3, D
     await send(sandbox.url, 'DELETE', '/__sandbox/faults', acmeWrite)
   })
 
+  test('issue 35: an https Origin is not the page of a sandbox that serves http: its reset is refused', async () => {
+    await plantThatAResetRemoves(910_003)
+    const answer = await send(sandbox.url, 'POST', '/__sandbox/reset', {
+      ...acmeWrite,
+      origin: `https://127.0.0.1:${port}`,
+      host: `127.0.0.1:${port}`,
+    })
+    expectRefused(answer, 'https origin')
+    expect(sandbox.store.listPlants('acme').some(({ id }) => id === 910_003)).toBe(true)
+  })
+
+  test('issue 35: a rebound page reads no journal, with or without an Origin, GET and HEAD alike', async () => {
+    const acmeRead = { authorization: `Bearer ${fixtureTokens.acme.read}` }
+    const name = `rebind.attacker.example:${port}`
+    // A page's same-origin GET carries no Origin: only its Host tells it apart.
+    for (const [method, headers] of [
+      ['GET', { ...acmeRead, host: name }],
+      ['GET', { ...acmeRead, host: name, origin: `http://${name}` }],
+      ['HEAD', { ...acmeRead, host: name }],
+      ['GET', { ...acmeRead, host: `REBIND.attacker.example.:${port}` }],
+    ] as const) {
+      const answer = await send(sandbox.url, method, '/__sandbox/requests', headers)
+      expect(answer.status, `${method} ${JSON.stringify(headers)}`).toBe(403)
+      if (method === 'GET') expectRefused(answer, `${method} with Host ${headers.host}`)
+    }
+    // The same reads under the sandbox's own names, and tools without a Host of a name, are answered.
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      expect((await send(sandbox.url, 'GET', '/__sandbox/requests', { ...acmeRead, host })).status, host).toBe(200)
+    }
+  })
+
   test('--allowed-host adds a name (repeatable); without it the name is refused', async () => {
     const cli = await startCli(['--allowed-host', 'sandbox.test', '--allowed-host', 'ci.internal,other.test'])
     try {

@@ -17,7 +17,8 @@ const store = createPlantStore()
 let sandbox: Listening
 
 beforeAll(async () => {
-  sandbox = await listen(createApp({ store, maxTenants: 3 }))
+  // One address may take every tenant here (the shares: client-shares.test.ts).
+  sandbox = await listen(createApp({ store, maxTenants: 3, clientShare: 1 }))
 })
 afterEach(() => store.reset())
 afterAll(() => sandbox.close())

@@ -3,6 +3,7 @@
  * wherever the sandbox runs: any host name, any port, below any mount point,
  * same-origin under the docs' strict content security policy.
  */
+import { request } from 'node:http'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
@@ -28,6 +29,23 @@ afterAll(async () => {
   await mounted?.close()
 })
 
+/** A GET with exactly this `Host` (fetch sends the URL's own); answers the body. */
+function rawGet(base: string, path: string, host: string): Promise<string> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, headers: { host } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        text += chunk
+      })
+      res.on('end', () => resolve(text))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 /** Both forms of the served contract, parsed. */
 async function servedContract(base: string): Promise<{ json: Served; yaml: Served }> {
   const json = (await (await fetch(`${base}/openapi.json`)).json()) as Served
@@ -47,6 +65,22 @@ describe('the served contract', () => {
       expect(yaml.servers).toEqual(json.servers)
     },
   )
+
+  test('names its server by the Host as a URL reads it: letter case, a trailing default port, a new Host each time', async () => {
+    const { port } = new URL(sandbox.base)
+    const servedTo = async (path: string, host: string) => {
+      const answer = await rawGet(sandbox.base, path, host)
+      const served = (path.endsWith('.yaml') ? parse(answer) : JSON.parse(answer)) as Served
+      return served.servers[0]?.url
+    }
+    for (const path of ['/openapi.json', '/openapi.yaml', '/__sandbox/openapi.json']) {
+      expect(await servedTo(path, `LocalHost:${port}`), path).toBe(`http://localhost:${port}`)
+      expect(await servedTo(path, '127.0.0.1:80'), path).toBe('http://127.0.0.1')
+      // Every Host is served its own address (nothing kept for one is served to another).
+      for (let i = 0; i < 20; i++)
+        expect(await servedTo(path, `n${i}.localhost:${port}`)).toBe(`http://n${i}.localhost:${port}`)
+    }
+  })
 
   test('is the shipped contract in every other respect, as JSON and as YAML', async () => {
     const { servers: _shipped, ...shipped } = openapi as unknown as Served

@@ -10,7 +10,8 @@ import { useSandbox } from './sandbox-fixture.ts'
 import { bearer } from './support.ts'
 
 const minute = 60_000
-const sandbox = useSandbox({ maxTenants: 3 })
+// Every tenant here comes from one address, which may take them all (the shares: client-shares.test.ts).
+const sandbox = useSandbox({ maxTenants: 3, clientShare: 1 })
 afterEach(() => sandbox.store.reset())
 
 interface Provisioned {

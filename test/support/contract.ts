@@ -129,6 +129,8 @@ const inspectorFiles = new Set(['/__sandbox', '/__sandbox/', '/__sandbox/inspect
  * inspector's page and files are not the API's: only their status is checked;
  * nor are CORS preflights (`OPTIONS`), nor the 403 a web origin the sandbox
  * does not list gets for anything but GET and HEAD (its `ForeignOrigin`).
+ * A 503 an operation does not declare is the contract's answer of any path
+ * whose part could not be loaded (`NotLoaded`).
  */
 export function expectToMatchSandboxContract(
   method: string,
@@ -152,6 +154,10 @@ export function expectToMatchSandboxContract(
   }
   if (request.origin !== undefined && method !== 'GET' && !head && answer.status === 403) {
     expectResponse(sandboxContract, `${what} from ${request.origin}`, '/components/responses/ForeignOrigin', answer)
+    return
+  }
+  if (answer.status === 503 && !sandboxContract.operationOf(method, bare, { derivedHead: true })?.responses['503']) {
+    expectResponse(sandboxContract, what, '/components/responses/NotLoaded', answer, head)
     return
   }
   const template = sandboxContract.templateOf(bare)
