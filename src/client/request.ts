@@ -6,12 +6,15 @@ export type ApiError = components['schemas']['Error']
 export class PlantStoreApiError extends Error {
   readonly status: number
   readonly body: ApiError | undefined
+  /** The answer's `Retry-After` in seconds (a 429 or 503 says when to try again), when it gave one. */
+  readonly retryAfterSeconds: number | undefined
 
-  constructor(status: number, body: ApiError | undefined) {
+  constructor(status: number, body: ApiError | undefined, retryAfterSeconds?: number) {
     super(body?.message ?? `The Plant Store answered ${status}.`)
     this.name = 'PlantStoreApiError'
     this.status = status
     this.body = body
+    this.retryAfterSeconds = retryAfterSeconds
   }
 }
 
@@ -137,7 +140,14 @@ async function send(connection: Connection, method: Method, template: string, re
   })
   const text = await response.text()
   const json: unknown = text === '' ? undefined : JSON.parse(text)
-  if (!response.ok) throw new PlantStoreApiError(response.status, isApiError(json) ? json : undefined)
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN)
+    throw new PlantStoreApiError(
+      response.status,
+      isApiError(json) ? json : undefined,
+      Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+    )
+  }
   return json
 }
 

@@ -1,6 +1,7 @@
 import type { contract } from '../generated/contract.ts'
 import { SandboxApi, type SandboxApiOptions } from '../generated/sandbox-api.ts'
 import type { components } from '../generated/sandbox-openapi.ts'
+import { PlantStoreApiError } from './request.ts'
 import { type RequestFilter, RequestVerificationError, requestsQueryOf } from './request-filter.ts'
 
 // The operations are generated from the contract (one method each): src/generated/sandbox-api.ts. What is written
@@ -81,14 +82,32 @@ export class SandboxClient {
     this.#options = options
   }
 
-  /** `POST /__sandbox/tenants`: a fresh, isolated tenant with its own tokens. */
-  async provision(recipe: TenantRecipe = {}): Promise<SandboxTenant<ProvisionedTenant['tokens']>> {
+  /**
+   * `POST /__sandbox/tenants`: a fresh, isolated tenant with its own tokens.
+   * A 429 (the sandbox's provisioning rate or this client's share of its
+   * tenants) is tried again after its `Retry-After`, for at most
+   * `retryForSeconds` (default 30) in all; then its error is thrown.
+   */
+  async provision(
+    recipe: TenantRecipe = {},
+    { retryForSeconds = 30 }: { retryForSeconds?: number } = {},
+  ): Promise<SandboxTenant<ProvisionedTenant['tokens']>> {
     const { plants } = recipe
-    const provisioned = await new SandboxApi(this.#options).provisionTenant({
-      ...recipe,
-      plants: plants === undefined || typeof plants === 'number' ? plants : [...plants],
-    })
-    return new SandboxTenant(this.#options, provisioned.tokens, provisioned)
+    const body = { ...recipe, plants: plants === undefined || typeof plants === 'number' ? plants : [...plants] }
+    const api = new SandboxApi(this.#options)
+    let waitedSeconds = 0
+    for (;;) {
+      try {
+        const provisioned = await api.provisionTenant(body)
+        return new SandboxTenant(this.#options, provisioned.tokens, provisioned)
+      } catch (error) {
+        const waitSeconds =
+          error instanceof PlantStoreApiError && error.status === 429 ? (error.retryAfterSeconds ?? 1) : undefined
+        if (waitSeconds === undefined || waitedSeconds + waitSeconds > retryForSeconds) throw error
+        waitedSeconds += waitSeconds
+        await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000))
+      }
+    }
   }
 
   /**

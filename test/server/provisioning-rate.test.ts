@@ -7,7 +7,8 @@
  */
 import { request } from 'node:http'
 import { describe, expect, test } from 'vitest'
-import { createApp } from '../../src/server/index.ts'
+import { PlantStoreApiError, SandboxClient } from '../../src/client/index.ts'
+import { createApp, startSandbox } from '../../src/server/index.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer, listen } from './support.ts'
@@ -88,6 +89,25 @@ describe('under an admin key', () => {
       }
     } finally {
       await keyed.close()
+    }
+  })
+})
+
+describe('SandboxClient.provision past the rate', () => {
+  test('waits out a 429 by its Retry-After and provisions; with no time left it throws the 429', async () => {
+    // The real clock: the bucket refills as time passes. A burst of 10 from this address.
+    const running = await startSandbox({ port: 0, maxTenants: 3, provisionRate: 1, provisionRateTotal: 2 })
+    try {
+      const sandbox = new SandboxClient({ baseUrl: running.url })
+      const made = async (options?: { retryForSeconds: number }) => (await sandbox.provision({}, options)).delete()
+      for (let i = 0; i < 10; i++) await made()
+      const refused = await made({ retryForSeconds: 0 }).catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(PlantStoreApiError)
+      expect(refused).toMatchObject({ status: 429, retryAfterSeconds: 1 })
+      await made() // the same request, waited out
+      expect(running.store.provisionedTenants()).toEqual([])
+    } finally {
+      await running.close()
     }
   })
 })
