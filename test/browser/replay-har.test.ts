@@ -1,0 +1,92 @@
+/**
+ * Recorded traffic in real Chromium: Playwright's `recordHar` records a
+ * scripted run a page sends to the independent Plant Store; the HAR replays
+ * clean against the contract and the mock, and `worldFromHar` seeds
+ * `routePlantStore` so the example app starts from the recorded plants and
+ * is then answered by the contract's rules, not from the recording.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { replayHar, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { routePlantStore } from '../../src/playwright.ts'
+import { type ScriptedRequest, scriptedHeaders, scriptedRun } from '../support/har-recorder.ts'
+import {
+  type IndependentProvider,
+  independentTokens,
+  startIndependentProvider,
+} from '../support/independent-provider.ts'
+import { ExampleApp, exampleSiteInChromium } from './harness.ts'
+
+const chromium = exampleSiteInChromium()
+const both = ['plants:read', 'plants:write'] as const
+const tokens: TokenMap = {
+  [independentTokens.readWrite]: { tenant: 'north', scopes: [...both] },
+  [independentTokens.readOnly]: { tenant: 'north', scopes: ['plants:read'] },
+  [independentTokens.foreign]: { tenant: 'south', scopes: [...both] },
+  [independentTokens.expired]: { tenant: 'north', scopes: [...both], expired: true },
+}
+
+let provider: IndependentProvider
+let directory: string
+let har: string
+
+beforeAll(async () => {
+  provider = await startIndependentProvider()
+  directory = await mkdtemp(join(tmpdir(), 'plant-store-replay-browser-'))
+  har = join(directory, 'chromium.har')
+  // The page is the provider's own origin: its fetches need no CORS preflight.
+  const context = await chromium.browser.newContext({ recordHar: { path: har, content: 'embed' } })
+  const page = await context.newPage()
+  await page.goto(`${provider.url}/nowhere`)
+  for (const request of scriptedRun(independentTokens)) {
+    await page.evaluate(
+      async ({ request, headers }: { request: ScriptedRequest; headers: Record<string, string> }) => {
+        const response = await fetch(request.path, { method: request.method, headers, body: request.body ?? null })
+        await response.text()
+      },
+      { request, headers: scriptedHeaders(request) },
+    )
+  }
+  // The HAR is written as the context closes.
+  await context.close()
+}, 60_000)
+afterAll(async () => {
+  await provider?.close()
+  await rm(directory, { recursive: true, force: true })
+})
+
+test("a HAR Chromium recorded (Playwright's recordHar) of the independent Plant Store replays clean", async () => {
+  const report = await replayHar(har, { baseUrl: provider.url, tokens })
+  expect(report.disagreements).toEqual([])
+  // The script, and the page's own navigation (and whatever else Chromium asked the origin for).
+  expect(report.exchanges).toBeGreaterThanOrEqual(scriptedRun(independentTokens).length + 1)
+})
+
+test('worldFromHar seeds routePlantStore: the app starts from the recorded plants, then the contract answers', async () => {
+  const api = 'https://plants.example.test'
+  const world = await worldFromHar(har, { baseUrl: provider.url, tokens })
+  const { store } = await routePlantStore(chromium.context, { world, baseUrl: api })
+  const app = await ExampleApp.open(chromium.context, chromium.site.origin, {
+    api,
+    token: independentTokens.readWrite,
+  })
+
+  expect(await app.plants()).toEqual([
+    { name: 'Monstera', tag: 'aroid' },
+    { name: 'Snake Plant' },
+    { name: 'Fiddle Leaf Fig', tag: 'ficus' },
+  ])
+  // Not the recording: the recorded run created 9001 and deleted it; here it is created anew, by the rules.
+  await app.create({ id: '9001', name: 'Routed Fern', tag: 'fern' })
+  expect(await app.error()).toBeNull()
+  expect(store.listPlants('north').map(({ name }) => name)).toEqual([
+    'Monstera',
+    'Snake Plant',
+    'Fiddle Leaf Fig',
+    'Routed Fern',
+  ])
+  await app.load(independentTokens.expired)
+  expect(await app.error()).toMatchObject({ status: '401' })
+})
