@@ -8,7 +8,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ReplayReport, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
+import { type Har, type ReplayReport, replayHar, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
 import { startSandbox } from 'plant-store-mock/server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
@@ -306,4 +306,65 @@ test('worldFromHar gives the world the recording started from, which createPlant
   } finally {
     await sandbox.close()
   }
+})
+
+describe('the HAR is read as it goes, and the state follows every answer', () => {
+  test('an entry of 300 KiB with brackets, quotes and escapes in its strings, across read chunks, after a byte-order mark', async () => {
+    const { file, baseUrl } = await recordIndependent()
+    const har = JSON.parse(await readFile(file, 'utf8')) as Har
+    const text = `{"weird": "[{\\"}\\\\", "ünïcødé": "${'{[]}"\\\\'.repeat(3)}"} ${'}{]['.repeat(75_000)}`
+    const big: Har['log']['entries'][number] = {
+      startedDateTime: new Date().toISOString(),
+      request: { method: 'GET', url: 'https://cdn.example.com/app.js', headers: [] },
+      response: { status: 200, headers: [], content: { size: text.length, mimeType: 'text/plain', text } },
+    }
+    const entries = [...har.log.entries]
+    entries.splice(5, 0, big)
+    const padded = join(directory, 'padded.har')
+    await writeFile(padded, `\uFEFF${JSON.stringify({ log: { ...har.log, entries } })}`)
+    const report = await replayHar(padded, {
+      baseUrl,
+      tokens: tokenMapOf(independentTokens, { mine: 'north', foreign: 'south' }),
+    })
+    expect(report).toMatchObject({ exchanges: entries.length - 1, ignored: 1, disagreements: [], omitted: 0 })
+  })
+
+  test('a 507 means the tenant is full: the mock is filled to the same quota, and the run replays clean', async () => {
+    const provider = await startIndependentProvider({ quota: 4 })
+    const recorder = nodeHarRecorder(provider.url)
+    try {
+      const create = (id: number) => ({
+        method: 'POST',
+        path: '/plants',
+        token: independentTokens.readWrite,
+        body: JSON.stringify({ id, name: `Plant ${id}` }),
+      })
+      for (const request of [
+        create(9001),
+        create(9002),
+        { method: 'DELETE', path: '/plants/9001', token: independentTokens.readWrite },
+        create(9003),
+        create(9004),
+      ]) {
+        await recorder.send(request)
+      }
+    } finally {
+      await provider.close()
+    }
+    const statuses = recorder.har().log.entries.map((entry) => entry.response.status)
+    expect(statuses).toEqual([200, 507, 204, 200, 507])
+    const report = await replayHar(recorder.har(), {
+      tokens: tokenMapOf(independentTokens, { mine: 'north', foreign: 'south' }),
+    })
+    expect(report.disagreements).toEqual([])
+  })
+
+  test('a report keeps the first 1,000 disagreements and counts the rest', async () => {
+    const { file } = await recordIndependent('null-tags')
+    const [list] = (JSON.parse(await readFile(file, 'utf8')) as Har).log.entries
+    const har = { log: { entries: Array.from({ length: 1200 }, () => list) } } as unknown as Har
+    const report = await replayHar(har, { tokens: tokenMapOf(independentTokens, { mine: 'north', foreign: 'south' }) })
+    expect(report).toMatchObject({ exchanges: 1200, agreed: 0, omitted: 200 })
+    expect(report.disagreements).toHaveLength(1000)
+  })
 })

@@ -198,6 +198,8 @@ export function mockDifferences(
   mock: CoreResponse,
 ): string[] {
   const real = exchange.answer
+  // Storage that was unavailable is no state of the plants: nothing to put the mock in, nothing to compare.
+  if (real.status === 503) return []
   if (real.status !== mock.status) return [`status: real ${real.status}, mock ${mock.status}`]
   const out: string[] = []
   const mockHeaders = { get: (name: string) => mock.headers[name.toLowerCase()] ?? null }

@@ -43,9 +43,15 @@ export interface ReplayReport {
   readonly ignored: number
   /** Exchanges on which all three agree. */
   readonly agreed: number
+  /** The first {@link maxReportedDisagreements} disagreements, in the HAR's order. */
   readonly disagreements: readonly Disagreement[]
+  /** Disagreements beyond those: counted, not kept (a report's memory is bounded, whatever the HAR). */
+  readonly omitted: number
   readonly durationMs: number
 }
+
+/** Disagreements a report keeps; more are counted in `omitted`. */
+export const maxReportedDisagreements = 1000
 
 /** How a report names each side. */
 export const sideLabels: Readonly<Record<ReplaySide, string>> = {
@@ -76,7 +82,13 @@ export function summaryLine(report: ReplayReport): string {
   if (report.disagreements.length === 0) return `${head}: all agree.`
   const real = report.disagreements.filter((d) => d.side === 'real').length
   const mock = report.disagreements.length - real
-  return `${head}: ${report.agreed} agree, ${report.disagreements.length} disagree (${real} ${sideLabels.real}, ${mock} ${sideLabels.mock}).`
+  const sides = `${real} ${sideLabels.real}, ${mock} ${sideLabels.mock}`
+  const total = report.disagreements.length + report.omitted
+  const which =
+    report.omitted === 0
+      ? sides
+      : `of the first ${report.disagreements.length}: ${sides}; ${report.omitted} more not listed`
+  return `${head}: ${report.agreed} agree, ${total} disagree (${which}).`
 }
 
 /**
@@ -113,7 +125,7 @@ export function formatReplayJunit(report: ReplayReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="plant-store-mock replay" ${counts}>`,
     `  <testsuite name="${xml(`Plant Store replay of ${report.source}`)}" ${counts}>`,
-    `    <properties>\n      <property name="contract" value="${xml(report.contractVersion)}"/>\n      <property name="exchanges" value="${report.exchanges}"/>\n    </properties>`,
+    `    <properties>\n      <property name="contract" value="${xml(report.contractVersion)}"/>\n      <property name="exchanges" value="${report.exchanges}"/>\n      <property name="omitted" value="${report.omitted}"/>\n    </properties>`,
     `    <testcase classname="plant-store.replay" name="${report.agreed} of ${report.exchanges} exchanges agree"/>`,
     ...cases,
     '  </testsuite>',

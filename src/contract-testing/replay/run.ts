@@ -9,7 +9,7 @@ import { contract } from '../../generated/contract.ts'
 import { coreRequestOf, exchangeOf, type ReplayExchange, type Selection, shownPath } from './exchange.ts'
 import { type Har, type HarEntry, harEntries, ReplayInputError, readHarEntries } from './har.ts'
 import { mockDifferences, operationOf, realProblems } from './judge.ts'
-import type { Disagreement, ReplayReport } from './report.ts'
+import { type Disagreement, maxReportedDisagreements, type ReplayReport } from './report.ts'
 import { ReplayState, type TokenMap } from './state.ts'
 
 export interface ReplayOptions extends Selection {
@@ -69,11 +69,16 @@ export async function walkHar(
 export async function replayHar(har: string | Har, options: ReplayOptions = {}): Promise<ReplayReport> {
   const started = performance.now()
   const disagreements: Disagreement[] = []
+  let omitted = 0
   const { exchanges, ignored } = await walkHar(har, options, (exchange, mock, state) => {
     const operation = operationOf(exchange)
     const real = realProblems(exchange, operation, state.caller(exchange))
     const differences = real.length > 0 ? real : mockDifferences(exchange, operation, mock)
     if (differences.length === 0) return
+    if (disagreements.length >= maxReportedDisagreements) {
+      omitted++
+      return
+    }
     disagreements.push({
       index: exchange.index,
       method: exchange.method,
@@ -89,8 +94,9 @@ export async function replayHar(har: string | Har, options: ReplayOptions = {}):
     contractVersion: contract.version,
     exchanges,
     ignored,
-    agreed: exchanges - disagreements.length,
+    agreed: exchanges - disagreements.length - omitted,
     disagreements,
+    omitted,
     durationMs: Math.round(performance.now() - started),
   }
 }

@@ -72,6 +72,8 @@ interface TenantModel {
   readonly initial: Map<number, StoredPlant>
   /** Ids a recorded request created or deleted: what became of them is the recording's, not the initial world's. */
   readonly written: Set<number>
+  /** The quota a 507 showed (the plants it held then); `undefined`: the store's. */
+  quota?: number | undefined
 }
 
 /** When the token map's expired tokens stopped working (any time in the past does). */
@@ -169,7 +171,10 @@ export class ReplayState {
     if (status === 401 || status === 403 || !scopes.every((scope) => known.scopes.has(scope))) return
     const tenant = known.tenant
     if (operation === 'listPlants' && status === 200) await this.#list(tenant, exchange)
-    else if (operation === 'addPlant' && status === 200) await this.#absent(tenant, createdId(exchange))
+    else if (operation === 'addPlant' && status === 200) {
+      await this.#absent(tenant, createdId(exchange))
+      await this.#room(tenant, true)
+    } else if (operation === 'addPlant' && status === 507) await this.#room(tenant, false)
     else if (operation === 'addPlant' && status === 409) await this.#present(tenant, createdId(exchange))
     else if (operation === 'deletePlant' && status === 204) await this.#present(tenant, pathId(exchange))
     else if (operation === 'deletePlant' && status === 404) await this.#absent(tenant, pathId(exchange))
@@ -263,9 +268,23 @@ export class ReplayState {
     }
   }
 
-  /** The tenant's spec: its users, no seeded plants. */
+  /** The tenant's spec: its users, its quota when a 507 showed one, no seeded plants. */
   #spec(model: TenantModel): TenantSpec {
-    return { id: model.id, name: model.id, seed: 0, plants: [], users: model.users }
+    const quota = model.quota === undefined ? {} : { quota: model.quota }
+    return { id: model.id, name: model.id, seed: 0, plants: [], users: model.users, ...quota }
+  }
+
+  /**
+   * The tenant has room for one more plant (a 200 create), or none (a 507:
+   * its quota is what it holds). A quota a 507 showed is given up when a
+   * later create succeeds beyond it.
+   */
+  async #room(tenant: string, room: boolean): Promise<void> {
+    const model = this.#model(tenant)
+    const count = this.store.countPlants(tenant)
+    if (room ? model.quota === undefined || count < model.quota : model.quota === count) return
+    model.quota = room ? undefined : count
+    await this.store.putTenant(this.#spec(model), { plants: this.store.listPlants(tenant), provisioned: false })
   }
 
   /** The plant with this id exists in the tenant (a placeholder when the store had none). */
