@@ -39,6 +39,9 @@ function flagParser<T>(parse: (value: string) => T): (value: string) => T {
  * Reads a token map file: a JSON object from each token to `{ "tenant",
  * "scopes", "expired"? }`. Throws a `ReplayInputError` naming what is wrong
  * (never a token).
+ *
+ * @example
+ * const tokens = await readTokenMap('tokens.json')
  */
 export async function readTokenMap(path: string): Promise<TokenMap> {
   let value: unknown

@@ -101,6 +101,9 @@ export function plantStorePath(entry: HarEntry, { baseUrl }: Selection): { path:
 /**
  * The exchange an entry is, when it is one of the Plant Store's (see
  * {@link plantStorePath}); `undefined` otherwise.
+ *
+ * @example
+ * exchangeOf(entry, 12, { baseUrl: 'https://api.example.com' })?.path // '/plants/7'
  */
 export function exchangeOf(entry: HarEntry, index: number, selection: Selection): ReplayExchange | undefined {
   const at = plantStorePath(entry, selection)

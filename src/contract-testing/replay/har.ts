@@ -49,6 +49,9 @@ export interface Har {
 /**
  * Input a replay cannot read: not a HAR, too big, unreadable. Its message
  * is one line, what the command prints before exiting with 2.
+ *
+ * @example
+ * throw new ReplayInputError('not a HAR: it has no log.entries array.')
  */
 export class ReplayInputError extends Error {
   constructor(message: string) {

@@ -32,7 +32,12 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text
 }
 
-/** The contract's operation an exchange reaches (a HEAD the path does not declare reaches its GET). */
+/**
+ * The contract's operation an exchange reaches (a HEAD the path does not declare reaches its GET).
+ *
+ * @example
+ * operationOf(exchange)?.operationId // 'deletePlant'
+ */
 export function operationOf(exchange: ReplayExchange): ContractOperation | undefined {
   return plantStoreContract.operationOf(exchange.method, exchange.path, { derivedHead: true })
 }

@@ -30,6 +30,9 @@ function entriesOf(har: string | Har, maxBytes: number | undefined): Iterable<Ha
  * and calls `visit` with the exchange and both answers; answers the state
  * it ends in and how many other entries it ignored. Throws a `ReplayInputError` when the HAR is not one,
  * or holds no Plant Store exchange.
+ *
+ * @example
+ * const { state } = await walkHar('staging.har', { tokens }, () => undefined)
  */
 export async function walkHar(
   har: string | Har,

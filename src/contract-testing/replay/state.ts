@@ -92,7 +92,12 @@ export interface Caller {
   }
 }
 
-/** The JSON value of a text, or `undefined` when it is not JSON. */
+/**
+ * The JSON value of a text, or `undefined` when it is not JSON.
+ *
+ * @example
+ * jsonOf('{"error":404}') // { error: 404 }
+ */
 export function jsonOf(text: string | undefined): unknown {
   if (text === undefined || text === '') return undefined
   try {
