@@ -5,10 +5,10 @@
  * `routePlantStore` so the example app starts from the recorded plants and
  * is then answered by the contract's rules, not from the recording.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { replayHar, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
+import { type Har, replayHar, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { routePlantStore } from '../../src/playwright.ts'
 import { type ScriptedRequest, scriptedHeaders, scriptedRun } from '../support/har-recorder.ts'
@@ -32,14 +32,12 @@ let provider: IndependentProvider
 let directory: string
 let har: string
 
-beforeAll(async () => {
-  provider = await startIndependentProvider()
-  directory = await mkdtemp(join(tmpdir(), 'plant-store-replay-browser-'))
-  har = join(directory, 'chromium.har')
-  // The page is the provider's own origin: its fetches need no CORS preflight.
-  const context = await chromium.browser.newContext({ recordHar: { path: har, content: 'embed' } })
+/** Records the scripted run, sent by a page's fetch, with Playwright's `recordHar` into `file`. */
+async function recordInChromium(url: string, file: string): Promise<void> {
+  const context = await chromium.browser.newContext({ recordHar: { path: file, content: 'embed' } })
   const page = await context.newPage()
-  await page.goto(`${provider.url}/nowhere`)
+  // The page is the provider's own origin: its fetches need no CORS preflight.
+  await page.goto(`${url}/nowhere`)
   for (const request of scriptedRun(independentTokens)) {
     await page.evaluate(
       async ({ request, headers }: { request: ScriptedRequest; headers: Record<string, string> }) => {
@@ -51,6 +49,13 @@ beforeAll(async () => {
   }
   // The HAR is written as the context closes.
   await context.close()
+}
+
+beforeAll(async () => {
+  provider = await startIndependentProvider()
+  directory = await mkdtemp(join(tmpdir(), 'plant-store-replay-browser-'))
+  har = join(directory, 'chromium.har')
+  await recordInChromium(provider.url, har)
 }, 60_000)
 afterAll(async () => {
   await provider?.close()
@@ -62,6 +67,27 @@ test("a HAR Chromium recorded (Playwright's recordHar) of the independent Plant 
   expect(report.disagreements).toEqual([])
   // The script, and the page's own navigation (and whatever else Chromium asked the origin for).
   expect(report.exchanges).toBeGreaterThanOrEqual(scriptedRun(independentTokens).length + 1)
+})
+
+test('a HAR Chromium recorded of a provider without challenges names the anonymous request and the real side', async () => {
+  const drifted = await startIndependentProvider({ divergence: 'no-challenge' })
+  const file = join(directory, 'no-challenge.har')
+  try {
+    await recordInChromium(drifted.url, file)
+  } finally {
+    await drifted.close()
+  }
+  const report = await replayHar(file, { baseUrl: drifted.url, tokens })
+  const anonymous = report.disagreements.find(({ differences }) =>
+    differences.includes('header WWW-Authenticate is required on 401'),
+  )
+  expect(anonymous).toMatchObject({ method: 'GET', path: '/plants', operation: 'listPlants', side: 'real' })
+  expect(report.disagreements.every(({ side }) => side === 'real')).toBe(true)
+  // The index is the entry's in the file: a request Chromium sent without a token.
+  const { log } = JSON.parse(await readFile(file, 'utf8')) as Har
+  const entry = log.entries[anonymous?.index ?? -1]
+  expect(entry?.request.url).toBe(`${drifted.url}/plants`)
+  expect(entry?.request.headers?.some(({ name }) => name.toLowerCase() === 'authorization')).toBe(false)
 })
 
 test('worldFromHar seeds routePlantStore: the app starts from the recorded plants, then the contract answers', async () => {
