@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Har, type ReplayReport, replayHar, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
+import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { startSandbox } from 'plant-store-mock/server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
@@ -273,7 +274,7 @@ test('no report, text, JSON or JUnit, shows a token, a cookie or a secret-lookin
   }
 })
 
-test('worldFromHar gives the world the recording started from, which createPlantStore and the sandbox take', async () => {
+test('worldFromHar gives the world the recording started from, which the msw handlers, the sandbox and its provisioning take', async () => {
   const { file, baseUrl } = await recordIndependent()
   const world = await worldFromHar(file, {
     baseUrl,
@@ -287,6 +288,32 @@ test('worldFromHar gives the world the recording started from, which createPlant
     { id: -3, name: 'Fiddle Leaf Fig', tag: 'ficus' },
   ])
   expect(plantsOf('south')).toEqual([{ id: -4, name: 'Cactus', tag: 'succulent' }])
+  const listed = [
+    { name: 'Monstera', tag: 'aroid' },
+    { name: 'Snake Plant' },
+    { name: 'Fiddle Leaf Fig', tag: 'ficus' },
+  ]
+  // The msw handlers answer from it, with the recorded tokens (the expired one expired).
+  const { server } = setupPlantStoreServer({ world })
+  server.listen()
+  try {
+    const list = (token: string) =>
+      fetch('https://plants.example.com/plants', { headers: { authorization: `Bearer ${token}` } })
+    expect(await (await list(independentTokens.readOnly)).json()).toEqual(listed)
+    expect((await list(independentTokens.expired)).status).toBe(401)
+  } finally {
+    server.close()
+  }
+  // So does the sandbox, given the world (as `--fixtures world.json` gives it).
+  const seeded = await startSandbox({ port: 0, world })
+  try {
+    const list = await fetch(`${seeded.url}/plants`, {
+      headers: { authorization: `Bearer ${independentTokens.foreign}` },
+    })
+    expect(await list.json()).toEqual([{ name: 'Cactus', tag: 'succulent' }])
+  } finally {
+    await seeded.close()
+  }
   // The sandbox's provisioning takes a tenant's plants as a recipe.
   const sandbox = await startSandbox({ port: 0 })
   try {
@@ -298,11 +325,7 @@ test('worldFromHar gives the world the recording started from, which createPlant
     expect(provisioned.status).toBe(201)
     const { tokens } = (await provisioned.json()) as { tokens: { read: string } }
     const list = await fetch(`${sandbox.url}/plants`, { headers: { authorization: `Bearer ${tokens.read}` } })
-    expect(await list.json()).toEqual([
-      { name: 'Monstera', tag: 'aroid' },
-      { name: 'Snake Plant' },
-      { name: 'Fiddle Leaf Fig', tag: 'ficus' },
-    ])
+    expect(await list.json()).toEqual(listed)
   } finally {
     await sandbox.close()
   }
