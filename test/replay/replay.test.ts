@@ -391,3 +391,41 @@ describe('the HAR is read as it goes, and the state follows every answer', () =>
     expect(report.disagreements).toHaveLength(1000)
   })
 })
+
+describe('what else the contract judges in a real answer', () => {
+  const map = () => tokenMapOf(independentTokens, { mine: 'north', foreign: 'south' })
+
+  test('a list longer than its limit', async () => {
+    const { file, baseUrl } = await recordIndependent('limit-ignored')
+    const report = await replayHar(file, { baseUrl, tokens: map() })
+    expect(report.disagreements).toEqual([
+      expect.objectContaining({
+        index: step('GET', '/plants?limit=2'),
+        side: 'real',
+        differences: ['the list holds 3 plants, more than limit=2'],
+      }),
+    ])
+  })
+
+  test('a field the contract does not declare (its name, never its value)', async () => {
+    const { file, baseUrl } = await recordIndependent()
+    const har = JSON.parse(await readFile(file, 'utf8')) as Har
+    const [list, ...rest] = har.log.entries
+    if (!list?.response.content?.text) throw new Error('the first exchange is a list')
+    const plants = JSON.parse(list.response.content.text) as object[]
+    const text = JSON.stringify(plants.map((plant, id) => ({ ...plant, id, secretToken: 'leaked-value' })))
+    const changed = { ...list, response: { ...list.response, content: { ...list.response.content, text } } }
+    const report = await replayHar({ log: { entries: [changed, ...rest] } }, { baseUrl, tokens: map() })
+    expect(report.disagreements).toEqual([
+      expect.objectContaining({
+        index: 0,
+        side: 'real',
+        differences: [
+          'body[].id is a field the contract does not declare',
+          'body[].secretToken is a field the contract does not declare',
+        ],
+      }),
+    ])
+    expect(JSON.stringify(report)).not.toContain('leaked-value')
+  })
+})

@@ -9,12 +9,12 @@
  */
 import type { OperationId } from '../../core/core.ts'
 import type { CoreResponse } from '../../core/http.ts'
-import type { ResponseObject, SchemaObject } from '../../core/openapi.ts'
+import { pointerSegment, type ResponseObject, type SchemaObject } from '../../core/openapi.ts'
 import type { Scope } from '../../core/schemas.ts'
 import { contract } from '../../generated/contract.ts'
 import { type ContractOperation, plantStoreContract } from '../contract-checker.ts'
 import { looksSecret, type RecordedAnswer, type ReplayExchange } from './exchange.ts'
-import { type Caller, jsonOf } from './state.ts'
+import { type Caller, jsonOf, limitOf } from './state.ts'
 
 /** Differences shown per exchange; more are counted. */
 const maxDifferences = 5
@@ -110,24 +110,14 @@ export function realProblems(
   if (status >= 400) problems.push(...errorBodyProblems(answer, false))
   const response = plantStoreContract.resolve<ResponseObject>(pointer)
   const type = mediaType(answer.headers.get('content-type'))
+  const body = jsonOf(answer.text)
   if (response.value?.content?.[type]) {
     const found = new Set<string>()
-    undeclaredFields(
-      `${response.pointer}/content/${type.replace('/', '~1')}/schema`,
-      jsonOf(answer.text),
-      'body',
-      found,
-    )
+    undeclaredFields(`${response.pointer}/content/${pointerSegment(type)}/schema`, body, 'body', found)
     for (const field of found) problems.push(`${field} is a field the contract does not declare`)
   }
-  const limit = /(?:^|&)limit=(\d+)(?:&|$)/.exec(exchange.query)?.[1]
-  const body = jsonOf(answer.text)
-  if (
-    operation.operationId === 'listPlants' &&
-    limit !== undefined &&
-    Array.isArray(body) &&
-    body.length > Number(limit)
-  ) {
+  const limit = limitOf(exchange.query)
+  if (operation.operationId === 'listPlants' && limit !== undefined && Array.isArray(body) && body.length > limit) {
     problems.push(`the list holds ${body.length} plants, more than limit=${limit}`)
   }
   return problems

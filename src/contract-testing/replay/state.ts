@@ -362,8 +362,13 @@ export class ReplayState {
   }
 }
 
-/** The `limit` of a list's query, when it is a valid one. */
-function limitOf(query: string): number | undefined {
+/**
+ * The `limit` of a list's query, when it is a valid one (given once, decimal digits).
+ *
+ * @example
+ * limitOf('limit=2') // 2
+ */
+export function limitOf(query: string): number | undefined {
   const values = new URLSearchParams(query).getAll('limit')
   const [value] = values
   return values.length === 1 && value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined
