@@ -11,7 +11,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { byteSize, httpUrl } from '../../cli/parsers.ts'
 import { defaultMaxHarBytes, ReplayInputError } from './har.ts'
 import type { ReplayReport } from './report.ts'
-import { type TokenMap, tokenMapSchema } from './state.ts'
+import type { TokenMap } from './state.ts'
 
 const name = 'plant-store-mock replay'
 const formats = ['text', 'json', 'junit'] as const
@@ -50,6 +50,8 @@ export async function readTokenMap(path: string): Promise<TokenMap> {
   } catch (error) {
     throw new ReplayInputError(`cannot read the token map ${path} as JSON (${(error as Error).message}).`)
   }
+  // Loaded with the replay: `--help` and the other commands never pay for the store.
+  const { tokenMapSchema } = await import('./state.ts')
   const result = tokenMapSchema.safeParse(value)
   if (!result.success) {
     const issue = result.error.issues[0]

@@ -76,7 +76,8 @@ export function disagreementLine(d: Disagreement): string {
  * summaryLine(report) // 'Replayed 42 Plant Store exchanges of staging.har (3 other entries ignored) in 0.1 s: all agree.'
  */
 export function summaryLine(report: ReplayReport): string {
-  const ignored = report.ignored > 0 ? ` (${report.ignored} other entries ignored)` : ''
+  const ignored =
+    report.ignored > 0 ? ` (${report.ignored} other ${report.ignored === 1 ? 'entry' : 'entries'} ignored)` : ''
   const took = `in ${(report.durationMs / 1000).toFixed(1)} s`
   const head = `Replayed ${report.exchanges} Plant Store exchanges of ${report.source}${ignored} ${took}`
   if (report.disagreements.length === 0) return `${head}: all agree.`
