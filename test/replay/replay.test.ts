@@ -382,6 +382,27 @@ describe('the HAR is read as it goes, and the state follows every answer', () =>
     expect(report.disagreements).toEqual([])
   })
 
+  test('tokens the map does not name: the first 1,000 the real service took are learned, no more', async () => {
+    const entry = (token: string): Har['log']['entries'][number] => ({
+      request: {
+        method: 'GET',
+        url: 'https://plants.example.com/plants',
+        headers: [{ name: 'Authorization', value: `Bearer ${token}` }],
+      },
+      response: {
+        status: 200,
+        headers: [{ name: 'Content-Type', value: 'application/json' }],
+        content: { size: 2, text: '[]' },
+      },
+    })
+    const entries = Array.from({ length: 1001 }, (_, i) => entry(`token-${i}`))
+    const report = await replayHar({ log: { entries } })
+    expect(report.disagreements).toEqual([
+      expect.objectContaining({ index: 1000, side: 'mock', differences: ['status: real 200, mock 401'] }),
+    ])
+    expect(JSON.stringify(report)).not.toContain('token-1000')
+  })
+
   test('a report keeps the first 1,000 disagreements and counts the rest', async () => {
     const { file } = await recordIndependent('null-tags')
     const [list] = (JSON.parse(await readFile(file, 'utf8')) as Har).log.entries

@@ -76,6 +76,13 @@ interface TenantModel {
   quota?: number | undefined
 }
 
+/**
+ * Tokens the map does not name that a replay learns (each is a tenant of its
+ * own): a HAR of a million tokens must not make a million tenants. Beyond
+ * them, a token is unknown to the mock, which answers it 401.
+ */
+export const maxLearnedTokens = 1000
+
 /** When the token map's expired tokens stopped working (any time in the past does). */
 const expiredAt = '2000-01-01T00:00:00.000Z'
 
@@ -216,7 +223,7 @@ export class ReplayState {
     if (known?.mapped) return known
     if (!known) {
       // An unknown token the real service refused stays unknown; one it took is a tenant of its own.
-      if (status === 401) return undefined
+      if (status === 401 || this.#unmapped >= maxLearnedTokens) return undefined
       let tenant: string
       do tenant = `unmapped-${++this.#unmapped}`
       while (this.#tenants.has(tenant))
