@@ -114,6 +114,21 @@ describe('each drift of the real service exits 1, naming its exchange and the si
     expect(stdout).not.toMatch(/^entry .* mock departs/m)
   })
 
+  test.each([
+    ['any-content-type', 'Moss', 'a 200 to a request the contract refuses with 415'],
+    ['null-tag-refused', 'Ivy', 'a 400 to a request the contract accepts (the mock answers 200)'],
+  ] as const)(
+    '%s: the request is judged by the contract, and the real service departs',
+    async (divergence, plant, what) => {
+      const { file, baseUrl } = await recordIndependent(divergence)
+      const { code, report } = await replayJson([file, '--base-url', baseUrl, '--tokens', tokenFile])
+      expect(code).toBe(1)
+      expect(report.disagreements).toEqual([
+        expect.objectContaining({ index: step('POST', '/plants', plant), side: 'real', differences: [what] }),
+      ])
+    },
+  )
+
   test('a real service that trims names is where the mock departs from it (the contract cannot tell)', async () => {
     const { file, baseUrl } = await recordIndependent('trimmed-names')
     const { code, report } = await replayJson([file, '--base-url', baseUrl, '--tokens', tokenFile])
@@ -265,7 +280,7 @@ test('no report, text, JSON or JUnit, shows a token, a cookie or a secret-lookin
   expect(runs.map(({ code }) => code)).toEqual([1, 1, 1])
   expect(reports[0]).toContain('GET /plants?limit=9&api_key=[redacted]')
   // The JUnit run prints its summary; the report is in the file.
-  expect(reports[2]).toMatch(/^Replayed 22 Plant Store exchanges/)
+  expect(reports[2]).toMatch(`Replayed ${scriptedRun(independentTokens).length + 1} Plant Store exchanges`)
   for (const report of reports.filter((_, index) => index !== 2)) expect(report).toContain('api_key=[redacted]')
   for (const report of reports) {
     for (const secret of [...Object.values(independentTokens), 's3cr3t-session-cookie', 'hunter2-api-key']) {

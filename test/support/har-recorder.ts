@@ -14,6 +14,8 @@ export interface ScriptedRequest {
   readonly path: string
   readonly token?: string | undefined
   readonly body?: string
+  /** The body's `Content-Type` (default `application/json`). */
+  readonly contentType?: string
 }
 
 /** Sends one scripted request and resolves once its answer has been read. */
@@ -39,6 +41,14 @@ export function scriptedRun(tokens: ScriptTokens): ScriptedRequest[] {
     { method: 'POST', path: '/plants', token: tokens.readWrite, body: json({ id: 9001, name: 'Fern', tag: 'fern' }) },
     { method: 'POST', path: '/plants', token: tokens.readWrite, body: json({ id: 9002, name: 'Aloe' }) },
     { method: 'POST', path: '/plants', token: tokens.readWrite, body: json({ id: 9005, name: ' Palm ' }) },
+    { method: 'POST', path: '/plants', token: tokens.readWrite, body: json({ id: 9006, name: 'Ivy', tag: null }) },
+    {
+      method: 'POST',
+      path: '/plants',
+      token: tokens.readWrite,
+      body: json({ id: 9007, name: 'Moss' }),
+      contentType: 'text/plain',
+    },
     { method: 'POST', path: '/plants', token: tokens.readWrite, body: json({ id: 9001, name: 'Fern again' }) },
     { method: 'POST', path: '/plants', token: tokens.readWrite, body: json({ id: 9003, name: '' }) },
     { method: 'GET', path: '/plants?limit=abc', token: tokens.readWrite },
@@ -59,10 +69,14 @@ export function scriptedRun(tokens: ScriptTokens): ScriptedRequest[] {
 }
 
 /** The headers of a request the script sends. */
-export function scriptedHeaders({ token, body }: ScriptedRequest): Record<string, string> {
+export function scriptedHeaders({
+  token,
+  body,
+  contentType = 'application/json',
+}: ScriptedRequest): Record<string, string> {
   return {
     ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(body === undefined ? {} : { 'content-type': contentType }),
   }
 }
 
@@ -101,7 +115,9 @@ export function nodeHarRecorder(baseUrl: string): NodeHarRecorder {
           method: request.method,
           url,
           headers: pairs(headers),
-          ...(request.body === undefined ? {} : { postData: { mimeType: 'application/json', text: request.body } }),
+          ...(request.body === undefined
+            ? {}
+            : { postData: { mimeType: request.contentType ?? 'application/json', text: request.body } }),
         },
         response: {
           status: response.status,

@@ -123,6 +123,31 @@ export function realProblems(
   return problems
 }
 
+/** The statuses the core answers from the request alone, whatever the state: the contract's judgement of a request. */
+const requestStatuses: ReadonlySet<number> = new Set([400, 413, 415])
+
+/**
+ * How the real answer departs from the contract's judgement of the request
+ * itself, which the mock's answer gives (its 400, 413 and 415 come from the
+ * request alone, never from the state): a 2xx to a request the contract
+ * refuses, or a refusal of one it accepts. `[]` otherwise.
+ *
+ * @example
+ * requestProblems(exchange, mock) // ['a 200 to a request the contract refuses with 415']
+ */
+export function requestProblems(exchange: ReplayExchange, mock: CoreResponse): string[] {
+  const real = exchange.answer.status
+  const succeeded = (status: number) => status >= 200 && status < 300
+  if (succeeded(real) && requestStatuses.has(mock.status)) {
+    const field = mock.reason?.field === undefined ? '' : ` (${mock.reason.field}: ${mock.reason.rule ?? 'invalid'})`
+    return [`a ${real} to a request the contract refuses with ${mock.status}${field}`]
+  }
+  if (requestStatuses.has(real) && succeeded(mock.status)) {
+    return [`a ${real} to a request the contract accepts (the mock answers ${mock.status})`]
+  }
+  return []
+}
+
 /** How an answer's status departs from what the token map says of its caller (401, 403 or neither). */
 function authProblems(operation: OperationId, status: number, caller: Caller): string[] {
   const ok = status >= 200 && status < 300

@@ -8,7 +8,7 @@ import type { CoreResponse } from '../../core/http.ts'
 import { contract } from '../../generated/contract.ts'
 import { coreRequestOf, exchangeOf, type ReplayExchange, type Selection, shownPath } from './exchange.ts'
 import { type Har, type HarEntry, harEntries, ReplayInputError, readHarEntries } from './har.ts'
-import { mockDifferences, operationOf, realProblems } from './judge.ts'
+import { mockDifferences, operationOf, realProblems, requestProblems } from './judge.ts'
 import { type Disagreement, maxReportedDisagreements, type ReplayReport } from './report.ts'
 import { ReplayState, type TokenMap } from './state.ts'
 
@@ -75,7 +75,8 @@ export async function replayHar(har: string | Har, options: ReplayOptions = {}):
   let omitted = 0
   const { exchanges, ignored } = await walkHar(har, options, (exchange, mock, state) => {
     const operation = operationOf(exchange)
-    const real = realProblems(exchange, operation, state.caller(exchange))
+    const broken = realProblems(exchange, operation, state.caller(exchange))
+    const real = broken.length > 0 ? broken : requestProblems(exchange, mock)
     const differences = real.length > 0 ? real : mockDifferences(exchange, operation, mock)
     if (differences.length === 0) return
     if (disagreements.length >= maxReportedDisagreements) {
