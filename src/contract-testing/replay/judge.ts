@@ -129,20 +129,21 @@ const requestStatuses: ReadonlySet<number> = new Set([400, 413, 415])
 /**
  * How the real answer departs from the contract's judgement of the request
  * itself, which the mock's answer gives (its 400, 413 and 415 come from the
- * request alone, never from the state): a 2xx to a request the contract
- * refuses, or a refusal of one it accepts. `[]` otherwise.
+ * request alone, never from the state): another answer to a request the
+ * contract refuses, or a 400, 413 or 415 to one it accepts. `[]` otherwise.
  *
  * @example
  * requestProblems(exchange, mock) // ['a 200 to a request the contract refuses with 415']
  */
 export function requestProblems(exchange: ReplayExchange, mock: CoreResponse): string[] {
   const real = exchange.answer.status
-  const succeeded = (status: number) => status >= 200 && status < 300
-  if (succeeded(real) && requestStatuses.has(mock.status)) {
+  if (real === mock.status) return []
+  if (requestStatuses.has(mock.status)) {
     const field = mock.reason?.field === undefined ? '' : ` (${mock.reason.field}: ${mock.reason.rule ?? 'invalid'})`
     return [`a ${real} to a request the contract refuses with ${mock.status}${field}`]
   }
-  if (requestStatuses.has(real) && succeeded(mock.status)) {
+  // A mock's 401 or 403 is the token, not the request: the token map (or the lack of one) speaks there.
+  if (requestStatuses.has(real) && mock.status !== 401 && mock.status !== 403) {
     return [`a ${real} to a request the contract accepts (the mock answers ${mock.status})`]
   }
   return []

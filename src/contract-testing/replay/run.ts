@@ -27,7 +27,8 @@ function entriesOf(har: string | Har, maxBytes: number | undefined): Iterable<Ha
 /**
  * Walks a HAR's Plant Store exchanges in order: puts the mock's store in the
  * state each real answer implies, sends the same request through the core,
- * and calls `visit` with the exchange and both answers; answers the state
+ * and calls `visit` with the exchange, both answers and what the real answer
+ * contradicts of the recording's own history; answers the state
  * it ends in and how many other entries it ignored. Throws a `ReplayInputError` when the HAR is not one,
  * or holds no Plant Store exchange.
  *
@@ -37,7 +38,7 @@ function entriesOf(har: string | Har, maxBytes: number | undefined): Iterable<Ha
 export async function walkHar(
   har: string | Har,
   options: ReplayOptions,
-  visit: (exchange: ReplayExchange, mock: CoreResponse, state: ReplayState) => void,
+  visit: (exchange: ReplayExchange, mock: CoreResponse, state: ReplayState, contradictions: string[]) => void,
 ): Promise<{ state: ReplayState; exchanges: number; ignored: number }> {
   const state = await ReplayState.create(options.tokens)
   const handle = createCore(state.store)
@@ -49,8 +50,8 @@ export async function walkHar(
     exchanges++
     const operation = operationOf(exchange)?.operationId as OperationId | undefined
     // The real answer is judged against the state before the request (its caller's token as it was known).
-    await state.before(exchange, operation)
-    visit(exchange, await handle(coreRequestOf(exchange)), state)
+    const contradictions = await state.before(exchange, operation)
+    visit(exchange, await handle(coreRequestOf(exchange)), state, contradictions)
     state.after(exchange, operation)
   }
   if (exchanges === 0) {
@@ -73,9 +74,9 @@ export async function replayHar(har: string | Har, options: ReplayOptions = {}):
   const started = performance.now()
   const disagreements: Disagreement[] = []
   let omitted = 0
-  const { exchanges, ignored } = await walkHar(har, options, (exchange, mock, state) => {
+  const { exchanges, ignored } = await walkHar(har, options, (exchange, mock, state, contradictions) => {
     const operation = operationOf(exchange)
-    const broken = realProblems(exchange, operation, state.caller(exchange))
+    const broken = [...realProblems(exchange, operation, state.caller(exchange)), ...contradictions]
     const real = broken.length > 0 ? broken : requestProblems(exchange, mock)
     const differences = real.length > 0 ? real : mockDifferences(exchange, operation, mock)
     if (differences.length === 0) return

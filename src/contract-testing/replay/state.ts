@@ -72,6 +72,8 @@ interface TenantModel {
   readonly initial: Map<number, StoredPlant>
   /** Ids a recorded request created or deleted: what became of them is the recording's, not the initial world's. */
   readonly written: Set<number>
+  /** Ids a recorded 200 created that nothing (no recorded delete, no list) has shown gone since. */
+  readonly created: Set<number>
   /** The quota a 507 showed (the plants it held then); `undefined`: the store's. */
   quota?: number | undefined
 }
@@ -173,23 +175,48 @@ export class ReplayState {
     return known ? { anonymous: false, known } : { anonymous: false }
   }
 
-  /** Puts the store into the state the exchange's real answer implies, before the core answers it. */
-  async before(exchange: ReplayExchange, operation: OperationId | undefined): Promise<void> {
-    if (!operation) return
+  /**
+   * Puts the store into the state the exchange's real answer implies, before
+   * the core answers it. Answers what in the real answer contradicts what the
+   * recording itself showed, which only the contract explains (the real
+   * service departs): a 200 create or a 404 delete of an id the recording
+   * created and nothing removed since; a list out of the creation order the
+   * recording knows.
+   */
+  async before(exchange: ReplayExchange, operation: OperationId | undefined): Promise<string[]> {
+    if (!operation) return []
     const known = await this.#learnToken(exchange, operation)
-    if (!known || known.expired) return
+    if (!known || known.expired) return []
     const { status } = exchange.answer
     const scopes = contract.operations[operation].scopes as readonly Scope[]
-    if (status === 401 || status === 403 || !scopes.every((scope) => known.scopes.has(scope))) return
+    if (status === 401 || status === 403 || !scopes.every((scope) => known.scopes.has(scope))) return []
     const tenant = known.tenant
-    if (operation === 'listPlants' && status === 200) await this.#list(tenant, exchange)
-    else if (operation === 'addPlant' && status === 200) {
-      await this.#absent(tenant, createdId(exchange))
+    if (operation === 'listPlants' && status === 200) return this.#list(tenant, exchange)
+    if (operation === 'addPlant' && status === 200) {
+      const id = createdId(exchange)
+      const contradiction = this.#recordedAlive(tenant, id, 409)
+      await this.#absent(tenant, id)
       await this.#room(tenant, true)
-    } else if (operation === 'addPlant' && status === 507) await this.#room(tenant, false)
+      return contradiction
+    }
+    if (operation === 'addPlant' && status === 507) await this.#room(tenant, false)
     else if (operation === 'addPlant' && status === 409) await this.#present(tenant, createdId(exchange))
     else if (operation === 'deletePlant' && status === 204) await this.#present(tenant, pathId(exchange))
-    else if (operation === 'deletePlant' && status === 404) await this.#absent(tenant, pathId(exchange))
+    else if (operation === 'deletePlant' && status === 404) {
+      const id = pathId(exchange)
+      const contradiction = this.#recordedAlive(tenant, id, 204)
+      await this.#absent(tenant, id)
+      return contradiction
+    }
+    return []
+  }
+
+  /** Whether the recording created this id and nothing removed it since: what the contract then answers instead. */
+  #recordedAlive(tenant: string, id: number | undefined, expected: number): string[] {
+    const model = this.#model(tenant)
+    if (id === undefined || !model.created.has(id)) return []
+    model.created.delete(id)
+    return [`plant ${id} was created earlier in the recording and not deleted since (the contract answers ${expected})`]
   }
 
   /** Notes what the exchange's real answer wrote (a created or deleted id), once the core has answered it. */
@@ -199,9 +226,21 @@ export class ReplayState {
     const model = known && this.#tenants.get(known.tenant)
     if (!model) return
     const { status } = exchange.answer
-    const id =
-      operation === 'addPlant' && status === 200 ? createdId(exchange) : status === 204 ? pathId(exchange) : undefined
-    if (id !== undefined) model.written.add(id)
+    // Any 2xx wrote: a create answered 201 or a delete answered 200 still created or deleted.
+    if (status < 200 || status >= 300) return
+    if (operation === 'addPlant') {
+      const id = createdId(exchange)
+      if (id !== undefined) {
+        model.written.add(id)
+        model.created.add(id)
+      }
+    } else {
+      const id = pathId(exchange)
+      if (id !== undefined) {
+        model.written.add(id)
+        model.created.delete(id)
+      }
+    }
   }
 
   /**
@@ -261,7 +300,7 @@ export class ReplayState {
   #model(id: string): TenantModel {
     let model = this.#tenants.get(id)
     if (!model) {
-      model = { id, users: [], initial: new Map(), written: new Set() }
+      model = { id, users: [], initial: new Map(), written: new Set(), created: new Set() }
       this.#tenants.set(id, model)
     }
     return model
@@ -322,25 +361,29 @@ export class ReplayState {
     if (removed && !model.written.has(id)) model.initial.delete(id)
   }
 
-  /** The tenant holds exactly the listed plants (or, for a list cut at `limit`, they come first). */
-  async #list(tenant: string, exchange: ReplayExchange): Promise<void> {
+  /**
+   * The tenant holds exactly the listed plants (or, for a list cut at
+   * `limit`, they come first). Answers the contradiction when the list puts
+   * plants the store holds out of the order it holds them in.
+   */
+  async #list(tenant: string, exchange: ReplayExchange): Promise<string[]> {
     const body = jsonOf(exchange.answer.text)
-    if (!Array.isArray(body)) return
+    if (!Array.isArray(body)) return []
     const listed: Array<Omit<StoredPlant, 'id'>> = []
     for (const item of body) {
       const plant = listedPlant(item)
-      if (!plant) return
+      if (!plant) return []
       listed.push(plant)
     }
     const limit = limitOf(exchange.query)
     // A list cut at `limit` says only what comes first; a longer one than asked for says nothing sure.
-    if (limit !== undefined && listed.length > limit) return
+    if (limit !== undefined && listed.length > limit) return []
     const exact = limit === undefined || listed.length < limit
     const current = this.store.listPlants(tenant)
     const agrees =
       (exact ? current.length === listed.length : current.length >= listed.length) &&
       listed.every((plant, index) => sameListed(plant, current[index] as StoredPlant))
-    if (agrees) return
+    if (agrees) return []
     const model = this.#model(tenant)
     // Each listed plant keeps the id of an equal one the store holds (in order), or gets one of its own.
     const holding = new Map<string, StoredPlant[]>()
@@ -363,10 +406,35 @@ export class ReplayState {
     })
     const rest = current.filter(({ id }) => !used.has(id))
     if (exact) {
-      for (const { id } of rest) if (!model.written.has(id)) model.initial.delete(id)
+      for (const { id } of rest) {
+        if (!model.written.has(id)) model.initial.delete(id)
+        model.created.delete(id)
+      }
     } else plants.push(...rest)
     await this.store.putTenant(this.#spec(model), { plants, provisioned: false })
+    return outOfOrder(plants.slice(0, listed.length), current)
   }
+}
+
+/**
+ * How a list puts plants the store held out of the order it held them in
+ * (creation order): the first such pair, or nothing. Plants new to the store
+ * have no known place.
+ */
+function outOfOrder(listed: readonly StoredPlant[], held: readonly StoredPlant[]): string[] {
+  const position = new Map(held.map(({ id }, index) => [id, index]))
+  let previous: StoredPlant | undefined
+  for (const plant of listed) {
+    const at = position.get(plant.id)
+    if (at === undefined) continue
+    if (previous && at < (position.get(previous.id) ?? -1)) {
+      return [
+        `the list is not in creation order: ${JSON.stringify(plant.name)} comes after ${JSON.stringify(previous.name)}, created after it`,
+      ]
+    }
+    previous = plant
+  }
+  return []
 }
 
 /**
