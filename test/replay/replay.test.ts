@@ -443,6 +443,21 @@ describe('what else the contract judges in a real answer', () => {
     ])
   })
 
+  test.each([
+    ['newest-first', 'the list is not in creation order: '],
+    [
+      'duplicate-overwrites',
+      'plant 9001 was created earlier in the recording and not deleted since (the contract answers 409)',
+    ],
+    ['lenient-path-ids', 'a 404 to a request the contract refuses with 400 (id: format)'],
+  ] as const)('an answer the recording itself contradicts: %s', async (divergence, what) => {
+    const { file, baseUrl } = await recordIndependent(divergence)
+    const report = await replayHar(file, { baseUrl, tokens: map() })
+    expect(report.disagreements).toEqual([
+      expect.objectContaining({ side: 'real', differences: [expect.stringContaining(what)] }),
+    ])
+  })
+
   test('a field the contract does not declare (its name, never its value)', async () => {
     const { file, baseUrl } = await recordIndependent()
     const har = JSON.parse(await readFile(file, 'utf8')) as Har
