@@ -83,18 +83,30 @@ export function replayCommand(options: { onExit?: (code: number) => void } = {})
       new Option(
         '--base-url <url>',
         "the Plant Store's base address in the recording; default: requests to the contract's paths at any origin",
-      ).argParser(flagParser(httpUrl)),
+      )
+        .env('PLANT_STORE_REPLAY_BASE_URL')
+        .argParser(flagParser(httpUrl)),
     )
     .addOption(
       new Option(
         '--tokens <file>',
         'JSON object from each token to { "tenant": "a", "scopes": ["plants:read"], "expired": true }',
+      ).env('PLANT_STORE_REPLAY_TOKENS'),
+    )
+    .addOption(
+      new Option('--report <format>', 'the report: text, json or junit')
+        .env('PLANT_STORE_REPLAY_REPORT')
+        .choices(formats)
+        .default('text'),
+    )
+    .addOption(
+      new Option('--output <file>', 'write the report to this file instead of standard output').env(
+        'PLANT_STORE_REPLAY_OUTPUT',
       ),
     )
-    .addOption(new Option('--report <format>', 'the report: text, json or junit').choices(formats).default('text'))
-    .addOption(new Option('--output <file>', 'write the report to this file instead of standard output'))
     .addOption(
       new Option('--max-size <size>', 'the largest HAR file read (e.g. 512MiB)')
+        .env('PLANT_STORE_REPLAY_MAX_SIZE')
         .argParser(flagParser(byteSize(1, 2 ** 40)))
         .default(defaultMaxHarBytes, '256MiB'),
     )
