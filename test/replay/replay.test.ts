@@ -170,11 +170,18 @@ test('a HAR recorded from the mock itself (the sandbox) replays clean', async ()
   }
 })
 
-test("without --base-url the contract's paths pick the exchanges, at any origin; other entries are ignored", async () => {
+test("without --base-url the contract's paths pick the exchanges, at any origin; flags from the environment", async () => {
   const { file } = await recordIndependent()
-  const { code, report } = await replayJson([file, '--tokens', tokenFile])
-  // GET /nowhere is not a path of the contract.
-  expect(report).toMatchObject({ exchanges: scriptedRun(independentTokens).length - 1, ignored: 1, disagreements: [] })
+  const { code, stdout, stderr } = await spawnCli(['replay', file], {
+    env: { PLANT_STORE_REPLAY_TOKENS: tokenFile, PLANT_STORE_REPLAY_REPORT: 'json' },
+  }).done
+  expect(stderr).toBe('')
+  // GET /nowhere is not a path of the contract: ignored, and counted.
+  expect(JSON.parse(stdout)).toMatchObject({
+    exchanges: scriptedRun(independentTokens).length - 1,
+    ignored: 1,
+    disagreements: [],
+  })
   expect(code).toBe(0)
 })
 
