@@ -149,6 +149,7 @@ class EntryScanner {
       }
       switch (byte) {
         case quote:
+          if (this.#stack.length === 3 && this.#isEntries()) this.#notAnObject()
           this.#inString = true
           this.#lastString = undefined
           // Only the keys of the first two levels (`log`, `entries`) matter.
@@ -166,8 +167,7 @@ class EntryScanner {
             this.#sawRoot = true
           }
           if (depth === 3 && this.#isEntries()) {
-            if (byte !== openBrace)
-              throw new ReplayInputError(`not a HAR: log.entries[${this.#count}] is not an object.`)
+            if (byte !== openBrace) this.#notAnObject()
             this.#inEntry = true
             entryStart = i
           }
@@ -197,9 +197,16 @@ class EntryScanner {
           if (this.#stack.length === 0 && byte > 0x20 && !this.#sawRoot) {
             throw new ReplayInputError('not a HAR: expected a JSON object with log.entries.')
           }
+          // A number, `true`, `false` or `null` among the entries.
+          if (this.#stack.length === 3 && byte > 0x20 && byte !== 0x2c && this.#isEntries()) this.#notAnObject()
       }
     }
     if (this.#inEntry && entryStart !== -1) this.#parts.push(chunk.subarray(entryStart))
+  }
+
+  /** An element of `log.entries` that is not an object. */
+  #notAnObject(): never {
+    throw new ReplayInputError(`not a HAR: log.entries[${this.#count}] is not an object.`)
   }
 
   /** Whether the containers open now are the root, `log` and its `entries` array. */
@@ -223,7 +230,7 @@ class EntryScanner {
 
 /**
  * The entries of a HAR file, one at a time, in order, as it is read: at
- * most one entry and one chunk of the file in memory. Throws a
+ * most one entry and one chunk of the file (`chunkBytes`, 256 KiB) in memory. Throws a
  * {@link ReplayInputError} for a file that cannot be read, is larger than
  * `maxBytes`, or is not a HAR (found out as soon as the scan sees it).
  *
@@ -232,7 +239,7 @@ class EntryScanner {
  */
 export async function* readHarEntries(
   path: string,
-  { maxBytes = defaultMaxHarBytes }: { maxBytes?: number } = {},
+  { maxBytes = defaultMaxHarBytes, chunkBytes = 256 * 1024 }: { maxBytes?: number; chunkBytes?: number } = {},
 ): AsyncGenerator<HarEntry> {
   let size: number
   try {
@@ -250,7 +257,7 @@ export async function* readHarEntries(
   let index = 0
   let first = true
   const ready: HarEntry[] = []
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 })
+  const stream = createReadStream(path, { highWaterMark: chunkBytes })
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       // A byte-order mark (some tools write one) is not JSON.
