@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Har, replayHar, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { routePlantStore } from '../../src/playwright.ts'
-import { type ScriptedRequest, scriptedHeaders, scriptedRun } from '../support/har-recorder.ts'
+import { fixtureTokens, routePlantStore } from '../../src/playwright.ts'
+import { type ScriptedRequest, type ScriptTokens, scriptedHeaders, scriptedRun } from '../support/har-recorder.ts'
 import {
   type IndependentProvider,
   independentTokens,
@@ -88,6 +88,47 @@ test('a HAR Chromium recorded of a provider without challenges names the anonymo
   const entry = log.entries[anonymous?.index ?? -1]
   expect(entry?.request.url).toBe(`${drifted.url}/plants`)
   expect(entry?.request.headers?.some(({ name }) => name.toLowerCase() === 'authorization')).toBe(false)
+})
+
+test("a HAR Chromium recorded of the mock itself (routePlantStore's answers) replays clean", async () => {
+  const api = 'https://plants.example.test'
+  const file = join(directory, 'routed.har')
+  const context = await chromium.browser.newContext({ recordHar: { path: file, content: 'embed' } })
+  await routePlantStore(context, { baseUrl: api })
+  const page = await context.newPage()
+  // With `api`, the example app calls the routes (without it, its own MSW worker would answer some requests).
+  await page.goto(`${chromium.site.origin}/?${new URLSearchParams({ api })}`)
+  const tokens: ScriptTokens = {
+    readWrite: fixtureTokens.acme.write,
+    readOnly: fixtureTokens.acme.read,
+    foreign: fixtureTokens.globex.write,
+    expired: fixtureTokens.expired,
+  }
+  // The routes answer the contract's paths; anything else (GET /nowhere) would go to a network that is not there.
+  const script = scriptedRun(tokens).filter(({ path }) => path.startsWith('/plants'))
+  for (const request of script) {
+    await page.evaluate(
+      async ({ url, request, headers }: { url: string; request: ScriptedRequest; headers: Record<string, string> }) => {
+        const response = await fetch(url, { method: request.method, headers, body: request.body ?? null })
+        await response.text()
+      },
+      { url: `${api}${request.path}`, request, headers: scriptedHeaders(request) },
+    )
+  }
+  await context.close()
+  const both = ['plants:read', 'plants:write'] as const
+  const report = await replayHar(file, {
+    baseUrl: api,
+    tokens: {
+      [tokens.readWrite]: { tenant: 'acme', scopes: [...both] },
+      [tokens.readOnly]: { tenant: 'acme', scopes: ['plants:read'] },
+      [tokens.foreign]: { tenant: 'globex', scopes: [...both] },
+      [tokens.expired]: { tenant: 'acme', scopes: [...both], expired: true },
+    },
+  })
+  expect(report.disagreements).toEqual([])
+  // The script, and the app's own first list.
+  expect(report.exchanges).toBe(script.length + 1)
 })
 
 test('worldFromHar seeds routePlantStore: the app starts from the recorded plants, then the contract answers', async () => {
