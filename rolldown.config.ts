@@ -24,7 +24,7 @@ import { dts } from 'rolldown-plugin-dts'
 const require = createRequire(import.meta.url)
 
 /** The peers: imported from the consumer's own copy, never bundled. */
-const peers = [/^msw(\/|$)/, /^express(\/|$)/, /^@pact-foundation\/pact(\/|$)/, /^@playwright\/test(\/|$)/, /^node:/]
+const peers = [/^vitest(\/|$)/, /^msw(\/|$)/, /^express(\/|$)/, /^@pact-foundation\/pact(\/|$)/, /^@playwright\/test(\/|$)/, /^node:/]
 
 /** The Swagger UI files the docs page needs (its HTML, script, preset, styles, icons) and their licences. */
 const swaggerUiFiles = [
@@ -60,6 +60,9 @@ const input = {
   server: 'src/server/index.ts',
   contracts: 'src/contract-testing/index.ts',
   playwright: 'src/playwright.ts',
+  'playwright-reporter': 'src/playwright-reporter.ts',
+  vitest: 'src/vitest.ts',
+  'vitest-setup': 'src/vitest-setup.ts',
 }
 
 /**

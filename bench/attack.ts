@@ -8,9 +8,10 @@
  * server was up after; then the verdicts and facts behind each row.
  *
  * Run with `npm run attack` (builds the sandbox first), or
- * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: journal-1,
- * journal-5, streams, provisioning, head, delay, pipeline, admin-key,
- * admin-guard, held, provisioning-rate, plant-fill, slow-readers, list-writes). Bounded: each
+ * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: the `attacks`
+ * table below; an unknown id prints them all). The tool attacks attack
+ * `recordMswPact`, `verify` and `conformance` with no sandbox or victim
+ * (`attack/tool-attack.ts`; a tool is killed past the ceiling too). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -25,21 +26,29 @@ import { parseArgs } from 'node:util'
 import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
+import { conformanceHugeAttack } from './attack/conformance-huge.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
+import { fullDiskAttack } from './attack/full-disk.ts'
 import { headStormAttack } from './attack/head-storm.ts'
 import { heldFloodAttack } from './attack/held-flood.ts'
+import { hostileStateAttack } from './attack/hostile-state.ts'
 import { journalAttack } from './attack/journal.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
+import { pactSecretsAttack } from './attack/pact-secrets.ts'
 import { plantFillAttack } from './attack/plant-fill.ts'
 import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
+import { stateLinkAttack } from './attack/state-link.ts'
+import { runToolAttack, type ToolAttack } from './attack/tool-attack.ts'
+import { twoProcessesAttack } from './attack/two-processes.ts'
 import { unreadStreamsAttack } from './attack/unread-streams.ts'
+import { verifyQuotaAttack } from './attack/verify-quota.ts'
 
-const attacks: readonly Attack[] = [
+const attacks: readonly (Attack | ToolAttack)[] = [
   journalAttack(1),
   journalAttack(5),
   unreadStreamsAttack(),
@@ -54,6 +63,14 @@ const attacks: readonly Attack[] = [
   plantFillAttack(),
   slowReadersAttack(),
   listWritesAttack(),
+  fullDiskAttack(),
+  twoProcessesAttack(),
+  stateLinkAttack(),
+  hostileStateAttack(),
+  // Tool attacks (issue 35): hostile input to recordMswPact, verify and conformance; no sandbox, no victim.
+  pactSecretsAttack(),
+  verifyQuotaAttack(),
+  conformanceHugeAttack(),
 ]
 
 process.on('exit', killAllSandboxes)
@@ -97,10 +114,12 @@ for (const attack of chosen) {
   log(`- ${attack.name}: ${attack.summary}`)
   try {
     results.push(
-      await runAttack(attack, {
-        ceilingMb,
-        onStarted: ({ url, pid }) => log(`  sandbox pid ${pid} at ${url}`),
-      }),
+      'kind' in attack
+        ? await runToolAttack(attack, { ceilingMb })
+        : await runAttack(attack, {
+            ceilingMb,
+            onStarted: ({ url, pid }) => log(`  sandbox pid ${pid} at ${url}`),
+          }),
     )
   } catch (error) {
     process.stderr.write(`attack: ${attack.id} could not run: ${(error as Error).message}\n`)
@@ -145,10 +164,10 @@ function table(rows: readonly AttackResult[]): string {
     Number.isNaN(row.peakHeapMb) ? 'n/a' : row.peakHeapMb.toFixed(0),
     row.attack.budget,
     row.within ? 'yes' : 'NO',
-    row.victimP50Ms.toFixed(1),
-    row.victimP99Ms.toFixed(1),
-    `${row.victimErrors}/${row.victimRequests}`,
-    row.serverUp ? 'yes' : 'NO',
+    row.noServer ? 'n/a' : row.victimP50Ms.toFixed(1),
+    row.noServer ? 'n/a' : row.victimP99Ms.toFixed(1),
+    row.noServer ? 'n/a' : `${row.victimErrors}/${row.victimRequests}`,
+    row.noServer ? 'n/a' : row.serverUp ? 'yes' : 'NO',
   ])
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n')
 }

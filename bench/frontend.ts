@@ -89,7 +89,7 @@ async function browserEntryFigure(app: string): Promise<void> {
   const { build } = await import('rolldown')
   const browserEntries = {
     floor: `const { setupWorker } = await import('msw/browser')\nawait setupWorker().start()\n`,
-    mock: `const { setupPlantStoreWorker, plantStoreWorkerStartOptions } = await import('plant-store-mock/browser')\nawait setupPlantStoreWorker().worker.start(plantStoreWorkerStartOptions)\n`,
+    mock: `const { setupPlantStoreWorker } = await import('plant-store-mock/browser')\nawait setupPlantStoreWorker().start()\n`,
   }
   // What the worker's start loads: the entry, the chunk its `await import()` names and their static imports;
   // chunks only some later call imports (faker for generated plants) are counted apart.

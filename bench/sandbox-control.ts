@@ -13,12 +13,12 @@ import { getResponse } from 'msw'
 import { generatePlants } from '../fixtures/world.ts'
 import { createCore } from '../src/core/core.ts'
 import type { CoreRequest } from '../src/core/http.ts'
+import { RequestJournal } from '../src/core/journal.ts'
 import { PlantStore } from '../src/core/store.ts'
 import { FaultRules } from '../src/faults/fault-rules.ts'
 import { withFaults } from '../src/faults/with-faults.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
 import { createInspector } from '../src/server/inspector.ts'
-import { RequestJournal } from '../src/server/journal.ts'
 import { compare } from './compare.ts'
 
 const quick = process.argv.includes('--quick')

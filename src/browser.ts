@@ -1,11 +1,17 @@
 import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
+import { plantStoreWorkerStartOptions, startPlantStoreWorker } from './browser/start-worker.ts'
 import { type PersistOptions, storedPlantStore } from './browser/stored-world.ts'
 import { exposeOnWindow } from './browser/window-handle.ts'
 import type { PlantStore } from './core/store.ts'
 import { type CreateHandlersOptions, createPlantStoreMock, type PlantStoreMock } from './msw/handlers.ts'
 
 export type { SetupWorker, StartOptions } from 'msw/browser'
+export { plantStoreWorkerStartOptions } from './browser/start-worker.ts'
 export { defaultStorageKey, type PersistOptions, storedWorldFormat } from './browser/stored-world.ts'
+export {
+  type PlantStoreStoryParameters,
+  plantStoreBeforeEach,
+} from './browser/storybook.ts'
 export {
   type PlantStoreWindowHandle,
   type PlantStoreWindowInit,
@@ -21,11 +27,13 @@ export interface PlantStoreWorkerOptions extends Omit<CreateHandlersOptions, 'pe
    * it is answered; the stored world is loaded before the first answer.
    * A stored world that is corrupt, from another format of the package or
    * from another set-up world is discarded with one console warning.
-   * `true`, or `{ key }` to keep several mocks of one origin apart. Off by default.
+   * `true`, or `{ key }` to keep several mocks of one origin apart (by
+   * default, one stored world per `baseUrl`). Seeded plants above a tenant's
+   * quota are refused (`quota_exceeded`) at set-up. Off by default.
    */
   persist?: boolean | PersistOptions
   /**
-   * Puts `{ store, faults, coverage }` on `window.__plantStoreMock` for
+   * Puts `{ store, faults, coverage, requests }` on `window.__plantStoreMock` for
    * end-to-end tests and the devtools console, and first adds the fault
    * rules a test left in `window.__plantStoreMockInit` (see
    * `inPagePlantStore` in `plant-store-mock/playwright`). Off by default.
@@ -43,23 +51,16 @@ export interface PlantStoreWorker extends PlantStoreMock {
    * `persist`, settles once the stored world is loaded).
    */
   readonly store: PlantStore
+  /**
+   * Starts the worker with {@link plantStoreWorkerStartOptions} (and
+   * `options` on top, shallowly): `true` once it answers. It never breaks the
+   * app: where no service worker can start (blocked, as Playwright's
+   * `serviceWorkers: 'block'` does; an insecure origin; no worker script), it
+   * logs one console warning and resolves `false`, and the page's requests go
+   * to the network. `worker.start()` throws instead.
+   */
+  start(options?: StartOptions): Promise<boolean>
 }
-
-/**
- * The `worker.start()` options the Plant Store worker is meant to run with:
- * other requests (the page's own assets, other APIs) pass through untouched,
- * msw logs nothing, and the worker script is the one served at the site root
- * (`npx msw init <public dir>`, or msw's Vite plugin). Spread and override
- * what differs, e.g. `serviceWorker.url` when the app lives below `/`.
- *
- * @example
- * await worker.start({ ...plantStoreWorkerStartOptions, quiet: false })
- */
-export const plantStoreWorkerStartOptions = {
-  onUnhandledFrame: 'bypass',
-  quiet: true,
-  serviceWorker: { url: '/mockServiceWorker.js' },
-} as const satisfies StartOptions
 
 /**
  * Sets up msw's `setupWorker` with the Plant Store handlers, for browser dev
@@ -70,10 +71,10 @@ export const plantStoreWorkerStartOptions = {
  * `msw({ mode: 'worker-only' })` from `msw/vite` in the Vite config.
  *
  * @example
- * import { buildWorld, plantStoreWorkerStartOptions, setupPlantStoreWorker } from 'plant-store-mock/browser'
+ * import { buildWorld, setupPlantStoreWorker } from 'plant-store-mock/browser'
  *
- * const { worker, store } = setupPlantStoreWorker()
- * await worker.start(plantStoreWorkerStartOptions)
+ * const { start, store } = setupPlantStoreWorker()
+ * await start() // false, with one console warning, where no service worker can run: the app still mounts
  * await fetch('/plants', { headers: { authorization: 'Bearer psm_acme_write' } }) // 200, Acme's 5 plants
  *
  * await store.reset() // back to the world it was set up with
@@ -91,16 +92,17 @@ export const plantStoreWorkerStartOptions = {
  *
  * @example
  * // Created plants survive a reload, and every tab of the origin sees them.
- * const { worker } = setupPlantStoreWorker({ persist: true })
- * await worker.start(plantStoreWorkerStartOptions) // answers from the stored world
+ * await setupPlantStoreWorker({ persist: true }).start() // answers from the stored world
  */
 export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): PlantStoreWorker {
   const { persist, exposeOnWindow: expose, ...handlerOptions } = options
   const store =
     handlerOptions.store ?? (persist ? storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined)
   const mock = createPlantStoreMock({ ...handlerOptions, store })
-  if (expose) exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage })
-  return { worker: setupWorker(...mock.handlers), ...mock }
+  if (expose)
+    exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage, requests: mock.requests })
+  const worker = setupWorker(...mock.handlers)
+  return { worker, ...mock, start: (startOptions) => startPlantStoreWorker(worker, startOptions) }
 }
 
 export * from './index.ts'

@@ -3,7 +3,20 @@
  * percentage, answers that must be covered) and the `coverage` object of
  * `setupPlantStoreServer()` / `setupPlantStoreWorker()`.
  */
+import type { Outcome } from './core/core.ts'
 import { type CoverageReport, CoverageTally } from './core/coverage.ts'
+
+/**
+ * Where a suite-wide coverage run (`plant-store-mock/vitest`, the Playwright
+ * reporter) keeps the process's collector on `globalThis`: every
+ * {@link PlantStoreCoverage} made while one is there reports to it too.
+ */
+export const suiteCoverageKey: unique symbol = Symbol.for('plant-store-mock.suite-coverage')
+
+/** What a suite-wide run collects a process's answers with. */
+export interface SuiteCoverageCollector {
+  observe(outcome: Outcome): void
+}
 
 /** What a run must have covered; see {@link PlantStoreCoverage.check}. */
 export interface CoverageThreshold {
@@ -132,8 +145,23 @@ async function writeTextFile(file: string, text: string): Promise<void> {
 export class PlantStoreCoverage {
   readonly #tally = new CoverageTally()
 
-  /** The outcome listener the handlers report to (already subscribed by `setupPlantStoreServer`). */
-  readonly observe = this.#tally.observe
+  /**
+   * The outcome listener the handlers report to (already subscribed by
+   * `setupPlantStoreServer`); in a suite-wide coverage run, it reports to the
+   * run's collector too, which `reset()` does not empty.
+   */
+  readonly observe: (outcome: Outcome) => void
+
+  constructor() {
+    const suite = (globalThis as { [suiteCoverageKey]?: SuiteCoverageCollector })[suiteCoverageKey]
+    const own = this.#tally.observe
+    this.observe = suite
+      ? (outcome) => {
+          own(outcome)
+          suite.observe(outcome)
+        }
+      : own
+  }
 
   /** The counts so far, as JSON-ready data (the shape of `GET /__sandbox/coverage`). */
   report(): CoverageReport {

@@ -13,6 +13,7 @@ export {
   generatePlants,
   type WorldOptions,
 } from '../fixtures/world.ts'
+export { type RequestFilter, RequestVerificationError } from './client/request-filter.ts'
 export {
   type CoreOptions,
   createCore,
@@ -23,14 +24,17 @@ export {
 } from './core/core.ts'
 export {
   type CoverageCondition,
+  type CoverageCounts,
   type CoverageExtra,
   type CoverageOperation,
   type CoverageReport,
   type CoverageResponse,
   CoverageTally,
+  mergeCoverageReports,
 } from './core/coverage.ts'
 export { type ErrorCode, errorStatus, PlantStoreError, renderError } from './core/errors.ts'
 export type { CoreRequest, CoreResponse } from './core/http.ts'
+export type { JournalEntry, JournalQueryResult } from './core/journal.ts'
 export {
   type Plant,
   plantSchema,
@@ -67,3 +71,9 @@ export {
 export { contract } from './generated/contract.ts'
 export type { components, operations, paths } from './generated/openapi.ts'
 export { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
+export {
+  type PlantStoreJournalOptions,
+  type PlantStoreRequestFilter,
+  PlantStoreRequests,
+  plantStoreJournalDefaults,
+} from './plant-store-requests.ts'

@@ -20,6 +20,12 @@ export interface PlantStoreServer extends PlantStoreMock {
  * faults.add('acme', { method: 'POST', path: '/plants', status: 503, times: 1 })
  *
  * @example
+ * // The requests the handlers answered, as the sandbox's journal: exactly one delete, answered 204.
+ * const { requests } = setupPlantStoreServer()
+ * afterEach(() => requests.clear())
+ * requests.verify(1, { method: 'DELETE', path: '/plants/{id}', status: 204 })
+ *
+ * @example
  * // At the end of the run: print the contract coverage table, write it as JSON, fail below the threshold.
  * const { server, coverage } = setupPlantStoreServer()
  * afterAll(() => coverage.check({ min: 60, require: ['addPlant 409', 'listPlants 401'], json: 'coverage/plant-store.json' }))

@@ -10,12 +10,15 @@ import { PlantStoreCoverage } from './coverage-report.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { withFaults } from './faults/with-faults.ts'
+import { type PlantStoreJournalOptions, PlantStoreRequests } from './plant-store-requests.ts'
 
 export interface PlantStoreMockOptions extends CreatePlantStoreOptions, CoreOptions {
   /** The store to serve; by default a new one seeded with the fixture world. */
   store?: PlantStore
   /** Per-tenant fault rules answered instead of the real answers (see `FaultRules`); by default none. */
   faults?: FaultRules
+  /** The bounds of the request journal (`requests`): by default the last 1,000 requests, at most 8 MiB. */
+  journal?: PlantStoreJournalOptions
 }
 
 /** The store, fault rules and coverage behind a mock's handlers. */
@@ -33,6 +36,13 @@ export interface PlantStoreParts {
    * `table()`, `reset()`, and `check({ min, require, json })` for the end of a run.
    */
   readonly coverage: PlantStoreCoverage
+  /**
+   * The requests the handlers answered and their answers (the sandbox's
+   * journal, per store): `list(filter)`, `count(filter)`, `verify(n, filter)`,
+   * `clear()`, with the filter and matching of the sandbox client's
+   * `tenant.requests`, plus `tenant`.
+   */
+  readonly requests: PlantStoreRequests
 }
 
 /**
@@ -50,23 +60,23 @@ export function plantStoreHandler(options: PlantStoreMockOptions): PlantStoreHan
 }
 
 /**
- * A store and fault rules (new ones unless given) and a new coverage, with
- * the one handler that answers through them and reports to the coverage
- * (and to `onOutcome`, when given).
+ * A store and fault rules (new ones unless given), a new coverage and a new
+ * request journal, with the one handler that answers through them and
+ * reports to the coverage and the journal (and to `onOutcome`, when given).
  *
  * @example
- * const { store, faults, coverage, handle } = plantStoreParts({ seed: 7 })
+ * const { store, faults, coverage, requests, handle } = plantStoreParts({ seed: 7 })
  */
 export function plantStoreParts(options: PlantStoreMockOptions = {}): PlantStoreParts & { handle: PlantStoreHandler } {
   const store = options.store ?? createPlantStore(options)
   const faults = options.faults ?? new FaultRules({ now: options.now })
   const coverage = new PlantStoreCoverage()
+  const requests = new PlantStoreRequests(options.journal)
   const { onOutcome: listener } = options
-  const onOutcome: CoreOptions['onOutcome'] = listener
-    ? (outcome) => {
-        coverage.observe(outcome)
-        listener(outcome)
-      }
-    : coverage.observe
-  return { store, faults, coverage, handle: plantStoreHandler({ store, faults, onOutcome }) }
+  const onOutcome: CoreOptions['onOutcome'] = (outcome) => {
+    coverage.observe(outcome)
+    requests.observe(outcome)
+    listener?.(outcome)
+  }
+  return { store, faults, coverage, requests, handle: plantStoreHandler({ store, faults, onOutcome }) }
 }

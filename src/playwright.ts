@@ -18,6 +18,7 @@ import type {
 import { routes } from './core/core.ts'
 import { answerCorsHeaders, preflightHeaders } from './core/cors-policy.ts'
 import type { CoreRequest, CoreResponse } from './core/http.ts'
+import { joinCoverageRun, writeCoverageRun } from './coverage-run.ts'
 import { type PlantStoreMockOptions, type PlantStoreParts, plantStoreParts } from './plant-store-mock.ts'
 
 export type { BrowserContext, Page } from '@playwright/test'
@@ -30,11 +31,14 @@ export {
   generatePlants,
   type WorldOptions,
 } from '../fixtures/world.ts'
+export { RequestVerificationError } from './client/request-filter.ts'
 export type { CoverageReport } from './core/coverage.ts'
+export type { JournalEntry, JournalQueryResult } from './core/journal.ts'
 export type { StoreSnapshot, TenantSpec } from './core/schemas.ts'
 export type { PlantStore } from './core/store.ts'
 export type { CoverageCheckOptions, PlantStoreCoverage } from './coverage-report.ts'
 export type { FaultRule, FaultRuleInput, FaultRules } from './faults/index.ts'
+export type { PlantStoreRequestFilter, PlantStoreRequests } from './plant-store-requests.ts'
 export {
   type InPagePlantStore,
   inPagePlantStore,
@@ -68,10 +72,11 @@ export interface RoutedPlantStore extends PlantStoreParts {
  * the page's first request, e.g. before `page.goto()`.
  *
  * @example
- * const { store, faults, coverage, unroute } = await routePlantStore(context)
+ * const { store, faults, coverage, requests, unroute } = await routePlantStore(context)
  * faults.add('acme', { method: 'POST', path: '/plants', status: 503, times: 1 })
  * await page.goto('/')
  * store.listPlants('acme') // what the page's requests left
+ * requests.verify(1, { method: 'POST', path: '/plants', status: 503 }) // what the page sent, as the sandbox's journal
  * await unroute()
  *
  * @example
@@ -82,6 +87,8 @@ export async function routePlantStore(
   target: BrowserContext | Page,
   options: RoutePlantStoreOptions = {},
 ): Promise<RoutedPlantStore> {
+  // In a run with `plant-store-mock/playwright/reporter`, the coverage reports to the worker's collector too.
+  const suiteWide = joinCoverageRun()
   const { handle, ...parts } = plantStoreParts(options)
   const apiPath = apiPathOf(options.baseUrl)
   const matches = (url: URL) => apiPath(url) !== undefined
@@ -99,6 +106,7 @@ export async function routePlantStore(
       if (!routed) return
       routed = false
       await target.unroute(matches, handler)
+      if (suiteWide) writeCoverageRun()
     },
   }
 }
@@ -179,7 +187,7 @@ export interface PlantStoreFixtures {
   /**
    * The Plant Store answering this test's browser context: a new one per
    * test, set up before the test (whether it asks for it or not) and
-   * unrouted after it. `store`, `faults` and `coverage` are at hand.
+   * unrouted after it. `store`, `faults`, `coverage` and `requests` are at hand.
    */
   plantStore: RoutedPlantStore
 }

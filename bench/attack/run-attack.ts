@@ -8,9 +8,9 @@ import type { Attack, AttackContext, Check, Tenant } from './attack.ts'
 import { percentile, send, startVictim } from './client.ts'
 import { type SandboxProcess, startSandboxProcess } from './sandbox-process.ts'
 
-/** One row of the report. */
+/** One row of the report (of a sandbox attack, or of a tool attack: `tool-attack.ts`). */
 export interface AttackResult {
-  readonly attack: Attack
+  readonly attack: Pick<Attack, 'id' | 'name' | 'summary' | 'budget'>
   readonly peakRssMb: number
   /** `NaN` when the server's heap could not be read. */
   readonly peakHeapMb: number
@@ -19,6 +19,8 @@ export interface AttackResult {
   readonly victimRequests: number
   readonly victimErrors: number
   readonly serverUp: boolean
+  /** A tool attack's row: there was no server, nor a victim. */
+  readonly noServer?: boolean
   /** Every verdict: memory, victim, server, and the attack's own. */
   readonly checks: readonly Check[]
   readonly facts: readonly string[]

@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { readyFile } from '../ready-file.ts'
 
-const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
+/** The built CLI every attacked sandbox runs. */
+export const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
 const probe = new URL('./heap-probe.mjs', import.meta.url).href
 const running = new Set<ChildProcess>()
 const folders = new Set<string>()
@@ -159,8 +160,14 @@ export async function startSandboxProcess(options: StartOptions = {}): Promise<S
   }
 }
 
+/** Kills this child too when the suite exits, however it exits (a tool run by a tool attack). */
+export function killedOnExit(child: ChildProcess): void {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+}
+
 /** The resident set size of a process in bytes, from /proc; 0 once it is gone. */
-function residentBytes(pid: number | undefined): number {
+export function residentBytes(pid: number | undefined): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return match ? Number(match[1]) * 1024 : 0

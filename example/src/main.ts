@@ -4,7 +4,8 @@
  * `?api=http://127.0.0.1:4010` it talks to that sandbox (over CORS) and MSW
  * is never loaded. `?token=` prefills the token field (empty: no token).
  * Until the worker is ready the page says "Starting the mock…" and shows no
- * form; if it cannot start, the page says why.
+ * form; a worker that cannot start (blocked) leaves the app calling the
+ * network, and the page says so.
  */
 import { element, mountApp } from './app.ts'
 
@@ -14,8 +15,9 @@ async function main(root: HTMLElement): Promise<void> {
   let transport = `the sandbox at ${api}`
   if (api === null) {
     const { startMocks } = await import('./mocks.ts')
-    await startMocks()
-    transport = "MSW's service worker, from the world this browser stores (kept across reloads and tabs)"
+    transport = (await startMocks())
+      ? "MSW's service worker, from the world this browser stores (kept across reloads and tabs)"
+      : 'the network: no service worker could start (see the console)'
   }
   mountApp(root, { baseUrl: api ?? '', token: params.get('token') ?? 'psm_acme_write', transport })
   element(root, '#starting', HTMLElement).hidden = true

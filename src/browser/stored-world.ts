@@ -8,10 +8,12 @@
  * single request (the store's own `ready`), so there is no hydration race.
  */
 import { buildWorld, generatePlants } from '../../fixtures/world.ts'
+import { PlantStoreError } from '../core/errors.ts'
 import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
 import { PlantStore, type StoreChange, type TenantSnapshot } from '../core/store.ts'
 import { lazy, z } from '../core/zod.ts'
 import type { CreatePlantStoreOptions } from '../create-plant-store.ts'
+import { contract } from '../generated/contract.ts'
 
 /**
  * The stored form's version: bumped whenever what is stored changes shape,
@@ -19,13 +21,35 @@ import type { CreatePlantStoreOptions } from '../create-plant-store.ts'
  */
 export const storedWorldFormat = 1
 
-/** Where the world is stored, unless `persist: { key }` says otherwise (also the tabs' channel name). */
+/**
+ * Where the world is stored, unless `persist: { key }` says otherwise (also
+ * the tabs' channel name); a mock set up with a `baseUrl` stores under
+ * `plant-store-mock:world <baseUrl>`, so the apps of one origin that mock
+ * different APIs keep their worlds apart.
+ */
 export const defaultStorageKey = 'plant-store-mock:world'
 
 /** How the stored world is set up: `persist: true`, or these options. */
 export interface PersistOptions {
-  /** The `localStorage` key (and `BroadcastChannel` name): one per mock of an origin. Default `plant-store-mock:world`. */
+  /**
+   * The `localStorage` key (and `BroadcastChannel` name): one per mock of an
+   * origin. Default `plant-store-mock:world`, followed by the mock's
+   * `baseUrl` when it has one (`plant-store-mock:world https://api.example.com`).
+   */
   key?: string
+}
+
+/**
+ * The key a stored world is kept under: the explicit one, else one per
+ * mocked base address.
+ *
+ * @example
+ * storageKeyOf({ baseUrl: 'https://api.example.com/' }, {}) // 'plant-store-mock:world https://api.example.com'
+ */
+export function storageKeyOf(options: { readonly baseUrl?: string | undefined }, persist: PersistOptions): string {
+  if (persist.key !== undefined) return persist.key
+  const base = options.baseUrl?.replace(/\/+$/, '')
+  return base ? `${defaultStorageKey} ${base}` : defaultStorageKey
 }
 
 const storedWorldSchema = lazy(() =>
@@ -42,6 +66,35 @@ type StoredWorld = z.output<typeof storedWorldSchema>
 
 /** What one tab tells the others: this tenant changed, or the whole world did. */
 type WorldMessage = { readonly tenantId: string } | { readonly all: true }
+
+/**
+ * The messages of the tabs' channel, checked: any page of the origin can
+ * post to it, so anything else (`null`, `"x"`, `42`) is ignored.
+ */
+const worldMessageSchema = lazy(() =>
+  z.union([z.strictObject({ tenantId: z.string() }), z.strictObject({ all: z.literal(true) })]),
+)
+
+/**
+ * Refuses a set-up world beyond the quota provisioning has: a tenant holds
+ * at most its quota of seeded plants (`plantsPerTenant`, or a world's
+ * `plants`), so a page never generates and stores more than that.
+ */
+function checkSeededPlants(options: CreatePlantStoreOptions, world: readonly TenantSpec[]): void {
+  const defaultQuota = options.quota ?? contract.defaultQuota
+  for (const tenant of world) {
+    const quota = tenant.quota ?? defaultQuota
+    const seeded = typeof tenant.plants === 'number' ? tenant.plants : (tenant.plants?.length ?? 0)
+    if (seeded > quota) {
+      const asked =
+        options.plantsPerTenant === undefined ? `its world gives tenant "${tenant.id}"` : 'plantsPerTenant is'
+      throw new PlantStoreError(
+        'quota_exceeded',
+        `setupPlantStoreWorker({ persist }): ${asked} ${seeded} seeded plants; a tenant holds at most ${quota} (its quota, as for provisioning).`,
+      )
+    }
+  }
+}
 
 /** A store whose whole-world changes (`reset`, `load`, `restore`) are stored and told to the other tabs. */
 class StoredPlantStore extends PlantStore {
@@ -92,11 +145,17 @@ class StoredPlantStore extends PlantStore {
  * const store = storedPlantStore({ seed: 7 }, { key: 'my-app:plants' })
  * await store.ready // the stored world, or the seeded one
  */
-export function storedPlantStore(options: CreatePlantStoreOptions, persist: PersistOptions = {}): PlantStore {
-  const key = persist.key ?? defaultStorageKey
+export function storedPlantStore(
+  options: CreatePlantStoreOptions & { readonly baseUrl?: string | undefined },
+  persist: PersistOptions = {},
+): PlantStore {
+  const key = storageKeyOf(options, persist)
   const world = options.world ?? buildWorld(options)
+  checkSeededPlants(options, world)
   const setup = fingerprint(JSON.stringify([world, options.quota ?? null]))
-  const storage = new WorldStorage(key, setup)
+  // No stored tenant may hold more than a tenant of the set-up world could: what provisioning allows too.
+  const maxQuota = Math.max(options.quota ?? contract.defaultQuota, ...world.map(({ quota = 0 }) => quota))
+  const storage = new WorldStorage(key, setup, maxQuota)
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(key) : undefined
 
   const store: StoredPlantStore = new StoredPlantStore({
@@ -131,7 +190,10 @@ export function storedPlantStore(options: CreatePlantStoreOptions, persist: Pers
   // Told at once, a tab takes in the tenant that changed (or the whole world); a request that comes first takes
   // the change in anyway (followOtherTabs above).
   if (channel) {
-    channel.onmessage = ({ data }: MessageEvent<WorldMessage>) => {
+    channel.onmessage = ({ data: posted }: MessageEvent<unknown>) => {
+      const checked = worldMessageSchema.safeParse(posted)
+      if (!checked.success) return
+      const data: WorldMessage = checked.data
       const stored = storage.read()
       if (!stored) return
       if ('all' in data) {
@@ -161,7 +223,11 @@ class WorldStorage {
   #seen: string | null = null
   #warned = false
 
-  constructor(key: string, setup: string) {
+  /** The most plants a stored tenant may hold, its quota included. */
+  readonly #maxQuota: number
+
+  constructor(key: string, setup: string, maxQuota: number) {
+    this.#maxQuota = maxQuota
     this.#key = key
     this.#revisionKey = `${key}:revision`
     this.#setup = setup
@@ -207,6 +273,15 @@ class WorldStorage {
     }
     if (parsed.data.setup !== this.#setup) {
       this.discard('the mock is now set up with another world (seed, plantsPerTenant, world or quota)')
+      return undefined
+    }
+    const oversized = parsed.data.snapshot.tenants.find(({ quota, seedPlants, plants }) => {
+      const seeded = typeof seedPlants === 'number' ? seedPlants : seedPlants.length
+      return quota > this.#maxQuota || seeded > quota || plants.length > quota
+    })
+    if (oversized) {
+      // Written by another page of the origin: generating its seeded plants would block this one (a reset does).
+      this.discard(`tenant "${oversized.id}" holds more plants than a tenant may (at most ${this.#maxQuota})`)
       return undefined
     }
     return parsed.data

@@ -4,6 +4,7 @@
  * start without loading commander at all.
  */
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
+import { largestMaxTenants, largestQuota } from '../core/limits.ts'
 import {
   byteSize,
   delay,
@@ -70,7 +71,7 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   {
     flags: '--quota <count>',
     description: 'plants a tenant may hold (default 10000)',
-    parse: integer(0, 10_000_000),
+    parse: integer(0, largestQuota),
   },
   {
     flags: '--log-level <level>',
@@ -102,7 +103,7 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   {
     flags: '--max-tenants <count>',
     description: 'provisioned tenants held; at the maximum an idle one makes room, or a new one is refused (503)',
-    parse: integer(1, 100_000),
+    parse: integer(1, largestMaxTenants),
     default: 100,
   },
   {

@@ -49,8 +49,9 @@ export interface ServeFlags {
  * `stdout`, then stops it (in-flight requests finish, the state file is
  * written) and resolves to the exit code: 0 when it stopped cleanly; 1 when
  * the shutdown failed, a second signal cut it short, or the start failed
- * (state file unusable, port taken); 2 when `--host` cannot be listened on or
- * `--redis-url` comes without `--cluster-secret`. A failed start is one line
+ * (state file damaged or not writable, port taken); 2 when `--host` cannot be
+ * listened on, `--redis-url` comes without `--cluster-secret`, or the state
+ * file is beyond the bounds a sandbox holds or in use by another sandbox. A failed start is one line
  * on stderr.
  *
  * Once listening it logs a JSON `listening` line (`url`, `host`, `port`),
@@ -158,7 +159,7 @@ async function startRefusal(
 ): Promise<{ message: string; exitCode: number } | undefined> {
   // Only a state file makes a StateFileError, and then its module is loaded.
   if (flags.stateFile && error instanceof (await import('../server/state-file.ts')).StateFileError) {
-    return { message: error.message, exitCode: 1 }
+    return { message: error.message, exitCode: error.exitCode }
   }
   const where = `${flags.host}:${flags.port}`
   switch ((error as NodeJS.ErrnoException).code) {

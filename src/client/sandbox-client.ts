@@ -1,6 +1,7 @@
 import type { contract } from '../generated/contract.ts'
 import { SandboxApi, type SandboxApiOptions } from '../generated/sandbox-api.ts'
-import type { components, operations } from '../generated/sandbox-openapi.ts'
+import type { components } from '../generated/sandbox-openapi.ts'
+import { type RequestFilter, RequestVerificationError, requestsQueryOf } from './request-filter.ts'
 
 // The operations are generated from the contract (one method each): src/generated/sandbox-api.ts. What is written
 // here is what the contract cannot say: a tenant held by its tokens, the journal's `count` and `verify`, filters
@@ -36,48 +37,17 @@ export type JournalEntry = Schemas['JournalEntry']
 /** The answer of `GET /__sandbox/requests`. */
 export type JournalQueryAnswer = Schemas['JournalAnswer']
 
+/** A tenant's contract coverage, as `GET /__sandbox/coverage` answers it: the format `plant-store-mock coverage` merges. */
+export type TenantCoverageAnswer = Schemas['CoverageAnswer']
+
 /** A tenant's plants with their ids, as `GET /__sandbox/plants` answers them. */
 export type TenantPlantsAnswer = Schemas['TenantPlants']
 
-/** The query of `GET /__sandbox/requests`, as the contract writes it. */
-type RequestsQuery = NonNullable<operations['listRequests']['parameters']['query']>
-
-/**
- * Which journaled requests to select (`GET /__sandbox/requests`); every field
- * optional. The contract's query, with a status also as a number and the
- * instants also as `Date`s.
- */
-export interface RequestFilter extends Omit<RequestsQuery, 'status' | 'since' | 'until'> {
-  /** A literal path (`/plants/42`) or a contract template (`/plants/{id}`). */
-  path?: string
-  /** A status (`503`), a class (`'5xx'`), or `0` for a transport fault. */
-  status?: number | `${1 | 2 | 3 | 4 | 5}xx`
-  /** Requests answered at or after this instant. */
-  since?: Date | string
-  /** Requests answered before this instant. */
-  until?: Date | string
-  /** At most this many, the most recent (1 to 1,000). */
-  limit?: number
-}
-
 /** Thrown by {@link SandboxTenant.requests}' `verify` when the journal does not hold exactly the expected requests. */
-export class SandboxVerificationError extends Error {
-  readonly expected: number
-  readonly actual: number
-  readonly requests: readonly JournalEntry[]
-
+export class SandboxVerificationError extends RequestVerificationError<JournalEntry> {
   constructor(expected: number, answer: JournalQueryAnswer, filter: RequestFilter) {
-    const what = describeFilter(filter)
-    const seen = answer.requests.map(({ request, response }) => {
-      const status = response.status === 0 ? `fault ${response.fault ?? ''}` : String(response.status)
-      return `\n  ${request.method} ${request.path}${request.query ? `?${request.query}` : ''} → ${status}`
-    })
-    const dropped = answer.dropped > 0 ? ` (${answer.dropped} older requests were dropped from the journal)` : ''
-    super(`Expected exactly ${expected} ${what}, found ${answer.count}${dropped}:${seen.join('') || ' none'}`)
+    super(expected, answer, filter)
     this.name = 'SandboxVerificationError'
-    this.expected = expected
-    this.actual = answer.count
-    this.requests = answer.requests
   }
 }
 
@@ -173,7 +143,7 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
   /** Its request journal: `GET` and `DELETE /__sandbox/requests`. */
   readonly requests = {
     /** The journaled requests that match, with their count. */
-    list: (filter: RequestFilter = {}): Promise<JournalQueryAnswer> => this.#api.listRequests(queryOf(filter)),
+    list: (filter: RequestFilter = {}): Promise<JournalQueryAnswer> => this.#api.listRequests(requestsQueryOf(filter)),
     /** How many journaled requests match. */
     count: async (filter: RequestFilter = {}): Promise<number> => (await this.requests.list(filter)).count,
     /** Throws {@link SandboxVerificationError} unless exactly `expected` journaled requests match. */
@@ -190,6 +160,18 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
     return this.#api.listTenantPlants()
   }
 
+  /**
+   * `GET /__sandbox/coverage`: which of the contract's declared answers its
+   * requests provoked (emptied with its journal). Write it to a file to merge
+   * it with other runs' reports: `plant-store-mock coverage unit.json e2e.json sandbox.json`.
+   *
+   * @example
+   * await writeFile('coverage/sandbox.json', JSON.stringify(await tenant.coverage()))
+   */
+  coverage(): Promise<TenantCoverageAnswer> {
+    return this.#api.tenantCoverage()
+  }
+
   /** `POST /__sandbox/reset`: its plants back to how it started; its journal and fault rules emptied. */
   reset(): Promise<void> {
     return this.#api.resetTenant()
@@ -200,22 +182,4 @@ export class SandboxTenant<Tokens extends TenantTokens = TenantTokens> {
     const id = this.provisioned?.tenant ?? (await this.#api.listTenantPlants({ limit: 0 })).tenant
     await this.#api.deleteTenant(id)
   }
-}
-
-/** A filter as the contract's query: numbers and `Date`s written as the sandbox reads them. */
-function queryOf({ status, since, until, ...rest }: RequestFilter): RequestsQuery {
-  return {
-    ...rest,
-    ...(status === undefined ? {} : { status: String(status) }),
-    ...(since === undefined ? {} : { since: instant(since) }),
-    ...(until === undefined ? {} : { until: instant(until) }),
-  }
-}
-
-function instant(value: Date | string): string {
-  return value instanceof Date ? value.toISOString() : value
-}
-
-function describeFilter({ method = 'any method', path = 'any path', status }: RequestFilter): string {
-  return `request(s) matching ${method} ${path}${status === undefined ? '' : ` answered ${status}`}`
 }

@@ -1,16 +1,16 @@
 /**
- * `plant-store-mock coverage <pact files or folders> [--json] [--min <percent>]`:
+ * `plant-store-mock coverage <pacts and reports> [--json] [--out <file>] [--min <percent>] [--require <answer>…]`:
  * which of the contract's declared answers the interactions of pacts cover,
- * so that a Pact pipeline can require that a consumer's contract covers the
- * error answers it handles. Exit codes: 0 covered at least `--min`, 1 below
- * it, 2 for a usage problem (no pact files, a missing path, a file that is
- * not a pact).
+ * merged with coverage reports of other runs (a Vitest or Playwright run's,
+ * the sandbox's `GET /__sandbox/coverage`), so that a pipeline gates on one
+ * table. Exit codes: 0 threshold met, 1 not met, 2 for a usage problem (no
+ * files, a missing path, a file that is neither a pact nor a coverage report).
  */
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
 import { matchRoute } from '../core/core.ts'
-import { type CoverageReport, CoverageTally } from '../core/coverage.ts'
+import { type CoverageReport, CoverageTally, coverageCountsSchema } from '../core/coverage.ts'
 import type { CoreResponse } from '../core/http.ts'
 import { coverageShortfalls, coverageTable } from '../coverage-report.ts'
 
@@ -18,7 +18,9 @@ const name = 'plant-store-mock coverage'
 
 interface CoverageFlags {
   json?: boolean
+  out?: string
   min?: number
+  require?: string[]
 }
 
 /** A usage problem: said in one line, exit 2. */
@@ -32,13 +34,13 @@ function percent(value: string): number {
   return number
 }
 
-/** The pact files a path names: the file itself, or the `.json` files of a folder (sorted, not recursive). */
+/** The files a path names: the file itself, or the `.json` files of a folder (sorted, not recursive). */
 async function pactFiles(path: string): Promise<string[]> {
   const found = await stat(path).catch(() => undefined)
   if (!found) throw new UsageError(`no such file or folder: ${path}`)
   if (!found.isDirectory()) return [path]
   const files = (await readdir(path)).filter((file) => file.endsWith('.json')).sort()
-  if (files.length === 0) throw new UsageError(`no pact files (*.json) in the folder ${path}`)
+  if (files.length === 0) throw new UsageError(`no pact files or coverage reports (*.json) in the folder ${path}`)
   return files.map((file) => join(path, file))
 }
 
@@ -64,18 +66,36 @@ function bodyOf(value: unknown): string | null {
 }
 
 /**
- * Counts the HTTP interactions of one pact file into the tally; answers how
- * many it counted. A file that is not JSON, or not a pact, is a usage problem.
+ * Counts one file into the tally: a pact's HTTP interactions, or a coverage
+ * report's hits. Answers how many interactions it counted, or `'report'`.
+ * A file that is not JSON, or neither a pact nor a report, is a usage problem.
  */
-async function countPact(file: string, tally: CoverageTally): Promise<number> {
-  let pact: unknown
+async function countFile(file: string, tally: CoverageTally): Promise<number | 'report'> {
+  let json: unknown
   try {
-    pact = JSON.parse(await readFile(file, 'utf8'))
+    json = JSON.parse(await readFile(file, 'utf8'))
   } catch (error) {
     throw new UsageError(`${file} is not a JSON file (${(error as Error).message})`)
   }
+  if (isObject(json) && !('interactions' in json) && 'operations' in json) {
+    const report = coverageCountsSchema.safeParse(json)
+    if (!report.success) {
+      const [issue] = report.error.issues
+      const at = issue?.path.join('.') ?? ''
+      throw new UsageError(`${file} is not a coverage report: ${at} ${issue?.message ?? ''}`.trimEnd())
+    }
+    tally.add(report.data)
+    return 'report'
+  }
+  return countPact(file, json, tally)
+}
+
+/** Counts the HTTP interactions of a pact (read from `file`) into the tally; answers how many it counted. */
+function countPact(file: string, pact: unknown, tally: CoverageTally): number {
   if (!isObject(pact) || !Array.isArray(pact.interactions)) {
-    throw new UsageError(`${file} is not a pact file: it has no "interactions" list`)
+    throw new UsageError(
+      `${file} is neither a pact file (it has no "interactions" list) nor a coverage report (no "operations")`,
+    )
   }
   let counted = 0
   for (const [index, interaction] of pact.interactions.entries()) {
@@ -111,23 +131,29 @@ async function countPact(file: string, tally: CoverageTally): Promise<number> {
 
 /**
  * The contract coverage of the HTTP interactions in these pact files and
- * folders: each interaction's request is routed as the core routes it, its
- * response status counted against the statuses the operation declares (and
- * a 400's, 401's or 403's cause read from its headers and Error message, as
- * for live answers). Rejects with a usage problem for a missing path, a
- * folder without pact files, or a file that is not a pact.
+ * folders, merged with the coverage reports among them: each interaction's
+ * request is routed as the core routes it, its response status counted
+ * against the statuses the operation declares (and a 400's, 401's or 403's
+ * cause read from its headers and Error message, as for live answers); a
+ * report's hits are added as they are. Rejects with a usage problem for a
+ * missing path, a folder without `*.json`, or a file that is neither.
  *
  * @example
- * const { report, interactions } = await pactCoverage(['contracts/pacts'])
+ * const { report, interactions, reports } = await pactCoverage(['contracts/pacts', 'coverage/vitest.json'])
  */
 export async function pactCoverage(
   paths: readonly string[],
-): Promise<{ report: CoverageReport; files: number; interactions: number }> {
+): Promise<{ report: CoverageReport; files: number; interactions: number; reports: number }> {
   const files = (await Promise.all(paths.map(pactFiles))).flat()
   const tally = new CoverageTally()
   let interactions = 0
-  for (const file of files) interactions += await countPact(file, tally)
-  return { report: tally.report(), files: files.length, interactions }
+  let reports = 0
+  for (const file of files) {
+    const counted = await countFile(file, tally)
+    if (counted === 'report') reports++
+    else interactions += counted
+  }
+  return { report: tally.report(), files: files.length - reports, interactions, reports }
 }
 
 /**
@@ -142,15 +168,20 @@ export async function pactCoverage(
 export function coverageCommand(): Command {
   const command = new Command('coverage')
     .description(
-      "Report which of the contract's declared answers (operation × status) the interactions of pacts cover.",
+      "Report which of the contract's declared answers (operation × status) the interactions of pacts cover, merged with coverage reports of other runs (Vitest, Playwright, the sandbox).",
     )
-    .argument('[pacts...]', 'pact files, or folders of pact files (*.json)')
-    .option('--json', 'print the report as JSON (the shape of GET /__sandbox/coverage)')
+    .argument('[files...]', 'pact files and coverage reports (JSON), or folders of them (*.json)')
+    .option('--json', 'print the merged report as JSON (the shape of GET /__sandbox/coverage)')
+    .option('--out <file>', 'also write the merged report as JSON to this file')
     .option('--min <percent>', 'exit 1 when less than this percentage of the declared answers is covered', percent)
-    .addHelpText('after', '\nExit codes: 0 covered at least --min, 1 below --min, 2 usage error.')
+    .option(
+      '--require <answer...>',
+      "exit 1 when one of these answers was never given, e.g. 'addPlant 409' or 'listPlants 401 expired token'",
+    )
+    .addHelpText('after', '\nExit codes: 0 threshold met, 1 not met (below --min, a --require missing), 2 usage error.')
     .action(async (pacts: string[], flags: CoverageFlags) => {
       if (pacts.length === 0)
-        return command.error(`${name}: give pact files or folders of pact files.`, { exitCode: 2 })
+        return command.error(`${name}: give pact files, coverage reports, or folders of them.`, { exitCode: 2 })
       let result: Awaited<ReturnType<typeof pactCoverage>>
       try {
         result = await pactCoverage(pacts)
@@ -158,15 +189,23 @@ export function coverageCommand(): Command {
         if (!(error instanceof UsageError)) throw error
         return command.error(`${name}: ${error.message}.`, { exitCode: 2, code: 'plant-store-mock.usage' })
       }
-      const { report, files, interactions } = result
+      const { report, files, interactions, reports } = result
       const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
+      const merged = reports > 0 ? `, merged with ${plural(reports, 'coverage report')}` : ''
+      const json = `${JSON.stringify(report, null, 2)}\n`
+      if (flags.out !== undefined) {
+        await mkdir(dirname(flags.out), { recursive: true })
+        await writeFile(flags.out, json)
+      }
       process.stdout.write(
         flags.json
-          ? `${JSON.stringify(report, null, 2)}\n`
-          : `${plural(interactions, 'HTTP interaction')} in ${plural(files, 'pact file')}.\n${coverageTable(report)}\n`,
+          ? json
+          : `${plural(interactions, 'HTTP interaction')} in ${plural(files, 'pact file')}${merged}.\n${coverageTable(report)}\n`,
       )
-      const [shortfall] = coverageShortfalls(report, { min: flags.min })
-      if (shortfall) command.error(`${name}: ${shortfall}`, { exitCode: 1, code: 'plant-store-mock.belowMinimum' })
+      const shortfalls = coverageShortfalls(report, { min: flags.min, require: flags.require })
+      if (shortfalls.length > 0) {
+        command.error(`${name}: ${shortfalls.join(' ')}`, { exitCode: 1, code: 'plant-store-mock.belowMinimum' })
+      }
     })
   return command
 }

@@ -1,3 +1,4 @@
+import { matchRequestUrl } from 'msw'
 import type { SetupServer } from 'msw/node'
 import { templatePattern } from '../core/path-template.ts'
 import type { PlantStore } from '../core/store.ts'
@@ -5,6 +6,7 @@ import { contract } from '../generated/contract.ts'
 import { storeBehind } from '../msw/handlers.ts'
 import { plantStoreContract } from './contract-checker.ts'
 import { bearerPattern, type PactMatchingRules, requestRules, responseRules } from './pact-matching.ts'
+import { redactedBodyText, redactedHeader, redactedJson, redactedSearch, redactedToken } from './redaction.ts'
 
 /** A provider state as a V4 pact names it. */
 export interface RecordedProviderState {
@@ -66,7 +68,14 @@ export interface RecordedExchange {
 export interface MswRecorderOptions {
   consumer: string
   provider: string
-  /** Record only requests whose URL starts with one of these (e.g. `https://plants.test/plants`); default: every mocked request. */
+  /**
+   * Record the requests whose URL starts with one of these (e.g.
+   * `https://plants.test/plants`), whichever handler answers them: how
+   * requests to other services opt in. Default: only the requests the
+   * Plant Store handlers answer (an OAuth or analytics call mocked beside
+   * them is not recorded). Whatever is recorded carries no credential the
+   * recorder did not inject itself (see {@link recordMswPact}).
+   */
   include?: readonly string[]
   /**
    * Name the provider states each answer needs, from the store's state
@@ -74,10 +83,11 @@ export interface MswRecorderOptions {
    * `a plant with id {id} exists`, `no plant with id {id} exists`, each with
    * `scopes` when the caller's token lacks one; the request then sends
    * `Authorization` from the state's `token` (provider-state injection). A
-   * request sent with an unknown or expired token keeps it, and names no
-   * state; one sent without `Authorization` stays without. With `false`,
-   * every interaction names {@link providerState} and sends its token as
-   * recorded: a pact only the sandbox's fixture world can verify.
+   * request sent with an unknown or expired token sends a fixed placeholder
+   * that no provider accepts instead, and names no state; one sent without
+   * `Authorization` stays without. With `false`, every interaction names
+   * {@link providerState} and sends the mock's own token as recorded: a
+   * pact only the sandbox's fixture world can verify.
    */
   inferStates?: boolean
   /**
@@ -105,7 +115,7 @@ export interface MswRecorderOptions {
    * A name that repeats gets ` (2)`, ` (3)`, … so that names stay unique.
    */
   describe?: (exchange: RecordedExchange) => string
-  /** Request headers to keep (lower case); default `authorization`, `content-type`. */
+  /** Request headers to keep (lower case); default `authorization`, `content-type`. Credentials in them are redacted. */
   requestHeaders?: readonly string[]
   /** Response headers to keep (lower case); default `content-type`, `www-authenticate`, `allow`, `retry-after`. */
   responseHeaders?: readonly string[]
@@ -132,6 +142,8 @@ interface Before {
 interface Pending {
   request: Request
   url: URL
+  /** Whether a bearer token is one the mock's store accepts (its own); any other is never written. */
+  accepted: (token: string) => boolean
   context: string | undefined
   /** The store's state for the request's caller, when states are inferred and the caller is known. */
   before: Promise<Before | undefined> | Before | undefined
@@ -159,6 +171,14 @@ const injectedAuthorization = 'Bearer ${token}'
  * gives (see `docs/guides/provider-teams.md`). The status, path ids, the
  * query and values the contract refuses stay exact.
  *
+ * A pact carries no secret: only the Plant Store's requests are recorded
+ * unless {@link MswRecorderOptions.include} opts others in; a bearer token
+ * the mock did not accept (unknown, expired) becomes a fixed placeholder
+ * that every provider refuses with the same 401; `Authorization` of any
+ * other scheme keeps only the scheme's name; cookies, and the values of
+ * secret-looking headers, query parameters and body fields (`api_key`,
+ * `token`, `password`, `client_secret`…) are written as `redacted`.
+ *
  * @example
  * const { server } = setupPlantStoreServer()
  * const recorder = recordMswPact(server, { consumer: 'my-web-app', provider: 'plant-store' })
@@ -180,7 +200,8 @@ export function recordMswPact(
     context,
     describe = ({ request, response, context: label }) => {
       const url = new URL(request.url)
-      return `${label ? `${label}: ` : ''}${request.method} ${url.pathname}${url.search} → ${response.status}`
+      const search = redactedSearch(url.searchParams).toString()
+      return `${label ? `${label}: ` : ''}${request.method} ${url.pathname}${search ? `?${search}` : ''} → ${response.status}`
     },
     requestHeaders = defaultRequestHeaders,
     responseHeaders = defaultResponseHeaders,
@@ -200,13 +221,25 @@ export function recordMswPact(
     return undefined
   }
 
+  /** Whether a Plant Store handler answers this request (when the network lists its handlers; else the contract's paths). */
+  function isPlantStoreRequest(request: Request, url: URL): boolean {
+    const handlers = network.listHandlers?.()
+    if (handlers === undefined) return plantStoreContract.operationOf(request.method, url.pathname) !== undefined
+    return handlers.some((handler) => {
+      const path = storeBehind(handler) && 'info' in handler ? (handler.info as { path?: unknown }).path : undefined
+      return (typeof path === 'string' || path instanceof RegExp) && matchRequestUrl(url, path).matches
+    })
+  }
+
   const onRequest = ({ request, requestId }: { request: Request; requestId: string }) => {
-    if (include && !include.some((prefix) => request.url.startsWith(prefix))) return
-    const found = inferStates ? storeOf() : undefined
+    const url = new URL(request.url)
+    if (include ? !include.some((prefix) => request.url.startsWith(prefix)) : !isPlantStoreRequest(request, url)) return
+    const found = storeOf()
+    const accepted = (token: string) => found?.isTokenValid(token) ?? false
     const authorization = request.headers.get('authorization')
-    const before = found && authorization !== null ? stateBefore(found, authorization) : undefined
+    const before = inferStates && found && authorization !== null ? stateBefore(found, authorization) : undefined
     // Clone now: by the time the answer is known, a handler has read the original body.
-    pending.set(requestId, { request: request.clone(), url: new URL(request.url), context: context?.(), before })
+    pending.set(requestId, { request: request.clone(), url, accepted, context: context?.(), before })
   }
   const onResponse = ({ response, requestId }: { response: Response; requestId: string }) => {
     const started = pending.get(requestId)
@@ -215,14 +248,15 @@ export function recordMswPact(
     recorded.push(toInteraction(started, response.clone()))
   }
 
-  async function toInteraction({ request, url, context: label, before }: Pending, response: Response) {
+  async function toInteraction({ request, url, accepted, context: label, before }: Pending, response: Response) {
     const query: Record<string, string[]> = {}
-    for (const [key, value] of url.searchParams) query[key] = [...(query[key] ?? []), value]
+    for (const [key, value] of redactedSearch(url.searchParams)) query[key] = [...(query[key] ?? []), value]
     const requestBody = await bodyOf(request)
     const responseBody = await bodyOf(response)
     const caller = await before
-    const requestSent = headersOf(request.headers, requestHeaders)
-    const answered = headersOf(response.headers, responseHeaders)
+    const requestSent = headersOf(request.headers, requestHeaders, accepted)
+    const answered = headersOf(response.headers, responseHeaders, accepted)
+    const placeholder = requestSent.headers?.authorization?.[0]?.endsWith(` ${redactedToken}`) === true
     const operation = plantStoreContract.operationOf(request.method, url.pathname, { derivedHead: true })
     const sentJson = requestBody && typeof requestBody.content !== 'string' ? requestBody.content : undefined
     const inferred = caller && operation ? statesFor(caller, operation.template, url.pathname, sentJson) : undefined
@@ -250,13 +284,17 @@ export function recordMswPact(
         }
       }
     }
-    const responseRulesOf =
+    const responseRulesOf: PactMatchingRules =
       matchers && operation
         ? responseRules(plantStoreContract, operation, response.status, {
             headers: answered.headers ?? {},
             body: responseBody && typeof responseBody.content !== 'string' ? responseBody.content : undefined,
           })
         : {}
+    if (placeholder && !matchers && typeof responseBody?.content === 'object' && responseBody.content !== null) {
+      // The placeholder is refused as an unknown token: the provider's message may differ from an expired one's.
+      responseRulesOf.body = { '$.message': { combine: 'AND', matchers: [{ match: 'type' }] } }
+    }
     const interaction: RecordedInteraction = {
       type: 'Synchronous/HTTP',
       description: describe({ request, response, context: label }),
@@ -358,25 +396,31 @@ function uniquelyNamed(interactions: RecordedInteraction[]): RecordedInteraction
   })
 }
 
-function headersOf(headers: Headers, keep: readonly string[]): { headers?: Record<string, string[]> } {
+/** The headers to keep, credentials redacted (a bearer token `accepted` answers for stays). */
+function headersOf(
+  headers: Headers,
+  keep: readonly string[],
+  accepted: (token: string) => boolean,
+): { headers?: Record<string, string[]> } {
   const kept: Record<string, string[]> = {}
   for (const name of keep) {
     const value = headers.get(name)
-    if (value !== null) kept[name] = [value]
+    if (value !== null) kept[name] = [redactedHeader(name, value, accepted)]
   }
   return Object.keys(kept).length === 0 ? {} : { headers: kept }
 }
 
+/** A request's or an answer's body, with the values of secret-looking fields redacted. */
 async function bodyOf(message: Request | Response): Promise<PactBody | undefined> {
   const text = await message.text()
   if (text === '') return undefined
   const contentType = message.headers.get('content-type') ?? 'application/octet-stream'
   if (/^application\/(.+\+)?json/i.test(contentType)) {
     try {
-      return { content: JSON.parse(text), contentType, encoded: false }
+      return { content: redactedJson(JSON.parse(text)), contentType, encoded: false }
     } catch {
       // Not JSON after all: keep it as text.
     }
   }
-  return { content: text, contentType, encoded: false }
+  return { content: redactedBodyText(text, contentType), contentType, encoded: false }
 }

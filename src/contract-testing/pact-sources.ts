@@ -11,6 +11,8 @@ import { join } from 'node:path'
 const remote = /^https?:\/\//i
 /** Not-pact files named in a message; the rest are counted. */
 const named = 5
+/** The largest pact file read (64 MiB, some hundred thousand interactions): a larger one is refused unread. */
+const maxPactBytes = 64 * 1024 * 1024
 
 /**
  * Why these pact sources cannot be verified, or `undefined` when every local
@@ -23,7 +25,10 @@ const named = 5
  * await pactSourcesProblem(['pacts/']) // 'no pact files found in pacts/ (it holds no .json file).'
  * await pactSourcesProblem(['pacts/my-app.json']) // undefined
  */
-export async function pactSourcesProblem(sources: readonly string[]): Promise<string | undefined> {
+export async function pactSourcesProblem(
+  sources: readonly string[],
+  stateProblem?: StateProblem,
+): Promise<string | undefined> {
   const files: string[] = []
   for (const source of sources) {
     if (remote.test(source)) continue
@@ -40,8 +45,9 @@ export async function pactSourcesProblem(sources: readonly string[]): Promise<st
   }
   const notPacts: string[] = []
   for (const file of files) {
-    const why = await notAPact(file)
-    if (why) notPacts.push(`${file} (${why})`)
+    const why = await notAPact(file, stateProblem)
+    if (typeof why === 'string') notPacts.push(`${file} (${why})`)
+    else if (why) return `${file}: interaction "${why.interaction}": ${why.problem}`
   }
   if (notPacts.length === 0) return undefined
   const more = notPacts.length - named
@@ -49,8 +55,25 @@ export async function pactSourcesProblem(sources: readonly string[]): Promise<st
   return `${notPacts.length === 1 ? 'this file is not a pact' : 'these files are not pacts'}: ${list}.`
 }
 
-/** Why a file is not a pact, or `undefined` when it is one. */
-async function notAPact(file: string): Promise<string | undefined> {
+/**
+ * Why a provider state with these parameters cannot be set up, checked
+ * before the Verifier runs (see `stateProblem` in `provider-states.ts`).
+ */
+export type StateProblem = (state: string, params: Readonly<Record<string, unknown>> | undefined) => string | undefined
+
+/** An interaction whose provider state cannot be set up, and why. */
+interface StateRefused {
+  readonly interaction: string
+  readonly problem: string
+}
+
+/** Why a file is not a pact, or which of its provider states cannot be set up, or `undefined` when it is one. */
+async function notAPact(
+  file: string,
+  stateProblem: StateProblem | undefined,
+): Promise<string | StateRefused | undefined> {
+  const { size } = await stat(file)
+  if (size > maxPactBytes) return `${size} bytes, more than a pact is read (${maxPactBytes})`
   let pact: unknown
   try {
     pact = JSON.parse(await readFile(file, 'utf8'))
@@ -62,5 +85,29 @@ async function notAPact(file: string): Promise<string | undefined> {
   const hasName = (party: unknown) => typeof (party as { name?: unknown } | null)?.name === 'string'
   if (!hasName(consumer) || !hasName(provider)) return 'no consumer and provider names'
   if (!Array.isArray(interactions) && !Array.isArray(messages)) return 'no interactions'
+  if (!stateProblem || !Array.isArray(interactions)) return undefined
+  for (const interaction of interactions as unknown[]) {
+    for (const { name, params } of statesOf(interaction)) {
+      const problem = stateProblem(name, params)
+      if (problem !== undefined) {
+        const { description } = interaction as { description?: unknown }
+        return { interaction: typeof description === 'string' ? description : '(unnamed)', problem }
+      }
+    }
+  }
   return undefined
+}
+
+/** The provider states an interaction names: V3/V4 `providerStates`, or V2's one `providerState`. */
+function statesOf(interaction: unknown): Array<{ name: string; params?: Readonly<Record<string, unknown>> }> {
+  if (typeof interaction !== 'object' || interaction === null) return []
+  const { providerStates, providerState } = interaction as { providerStates?: unknown; providerState?: unknown }
+  if (typeof providerState === 'string') return [{ name: providerState }]
+  if (!Array.isArray(providerStates)) return []
+  return providerStates.flatMap((state: unknown) => {
+    const { name, params } = (state ?? {}) as { name?: unknown; params?: unknown }
+    if (typeof name !== 'string') return []
+    const record = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined
+    return [{ name, ...(record === undefined ? {} : { params: record }) }]
+  })
 }

@@ -1,7 +1,9 @@
 import { fixtureTokens } from '../../fixtures/world.ts'
+import { formatBytes, plantCost } from '../core/plant-budget.ts'
 import { randomId } from '../core/random.ts'
-import { scopes as contractScopes, type Scope, type StoredPlant } from '../core/schemas.ts'
+import { scopes as contractScopes, type Scope } from '../core/schemas.ts'
 import type { PlantStore } from '../core/store.ts'
+import { contract } from '../generated/contract.ts'
 
 /** The parameters of a provider state, as the pact gives them (`given('…', { id: 7 })`). */
 export type StateParams = Readonly<Record<string, unknown>>
@@ -36,6 +38,13 @@ export interface ProviderStateHandler {
    * Sets the state up. It may answer the token of its caller; when it does
    * not, the runner answers the token of the interaction's own tenant.
    */
+  /**
+   * Checks the state's parameters against the store before anything is set
+   * up (an id's type, a count within the quota provisioning has): throws
+   * {@link ProviderStateError}. `verifySandbox` runs it on every state of a
+   * local pact before the Verifier starts, and before each set-up.
+   */
+  check?(params: StateParams, store: PlantStore): void
   // biome-ignore lint/suspicious/noConfusingVoidType: a set-up may answer nothing (`async setup() { … }`)
   setup(params: StateParams, context: StateContext): Promise<Partial<StateValues> | void>
   teardown?(params: StateParams, context: StateContext): Promise<void>
@@ -66,19 +75,49 @@ function integerParam(state: string, params: StateParams, name: string, minimum:
   const value = params[name]
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
     throw new ProviderStateError(
-      `Provider state "${state}" needs the parameter "${name}" as an integer of at least ${minimum}; got ${JSON.stringify(value)}.`,
+      `Provider state "${state}" needs the parameter "${name}" as an integer of at least ${minimum}; got ${shortJson(value)}.`,
     )
   }
   return value
 }
 
-function optionalStringParam(state: string, params: StateParams, name: string): string | undefined {
+function optionalStringParam(state: string, params: StateParams, name: string, maxLength: number): string | undefined {
   const value = params[name]
   if (value === undefined) return undefined
-  if (typeof value !== 'string') {
-    throw new ProviderStateError(`Provider state "${state}" needs "${name}" as a string; got ${JSON.stringify(value)}.`)
+  if (typeof value !== 'string' || value.length > maxLength) {
+    throw new ProviderStateError(
+      `Provider state "${state}" needs "${name}" as a string of at most ${maxLength} characters; got ${shortJson(value)}.`,
+    )
   }
   return value
+}
+
+/** A parameter's value as an error message quotes it: its JSON, cut to a short length. */
+function shortJson(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value)
+  return json.length > 60 ? `${json.slice(0, 60)}…` : json
+}
+
+/**
+ * The `count` of `the tenant has {count} plants`, within what provisioning
+ * allows a tenant: at most the store's quota, and plants that fit the
+ * store's plant bytes left.
+ */
+function countParam(params: StateParams, store: PlantStore): number {
+  const count = integerParam(tenantHasCount, params, 'count', 0)
+  if (count > store.defaultQuota) {
+    throw new ProviderStateError(
+      `Provider state "${tenantHasCount}" asks for ${count} plants; a tenant holds at most ${store.defaultQuota} (the sandbox's quota, as for provisioning).`,
+    )
+  }
+  const { used, max } = store.plantBytes()
+  const bytes = count * plantCost({ id: count, name: `Plant ${count}`, tag: 'pact' })
+  if (bytes > max - used) {
+    throw new ProviderStateError(
+      `Provider state "${tenantHasCount}" asks for ${count} plants (${formatBytes(bytes)}); the sandbox has ${formatBytes(Math.max(0, max - used))} of plant bytes left.`,
+    )
+  }
+  return count
 }
 
 /**
@@ -131,10 +170,15 @@ const tenantHasCount = 'the tenant has {count} plants'
 export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
   [plantWithId]: {
     description: 'The caller tenant holds a plant with this id (name and tag as given, or defaults).',
+    check(params) {
+      integerParam(plantWithId, params, 'id', Number.MIN_SAFE_INTEGER)
+      optionalStringParam(plantWithId, params, 'name', contract.name.maxLength)
+      optionalStringParam(plantWithId, params, 'tag', contract.tag.maxLength)
+    },
     async setup(params, { store, tenant }) {
       const id = integerParam(plantWithId, params, 'id', Number.MIN_SAFE_INTEGER)
-      const name = optionalStringParam(plantWithId, params, 'name') ?? `Plant ${id}`
-      const tag = optionalStringParam(plantWithId, params, 'tag') ?? 'pact'
+      const name = optionalStringParam(plantWithId, params, 'name', contract.name.maxLength) ?? `Plant ${id}`
+      const tag = optionalStringParam(plantWithId, params, 'tag', contract.tag.maxLength) ?? 'pact'
       const tenantId = await tenant()
       await store.deletePlant(tenantId, id)
       await store.addPlant(tenantId, { id, name, tag })
@@ -142,17 +186,27 @@ export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
   },
   [noPlantWithId]: {
     description: 'The caller tenant holds no plant with this id.',
+    check(params) {
+      integerParam(noPlantWithId, params, 'id', Number.MIN_SAFE_INTEGER)
+    },
     async setup(params, { store, tenant }) {
       await store.deletePlant(await tenant(), integerParam(noPlantWithId, params, 'id', Number.MIN_SAFE_INTEGER))
     },
   },
   [tenantHasCount]: {
     description: 'The caller tenant holds exactly `count` plants, with ids 1 to count, each with a name and a tag.',
+    check(params, store) {
+      countParam(params, store)
+    },
     async setup(params, { store, tenant }) {
-      const count = integerParam(tenantHasCount, params, 'count', 0)
+      const count = countParam(params, store)
       const tenantId = await tenant()
       for (const { id } of store.listPlants(tenantId)) await store.deletePlant(tenantId, id)
-      for (const plant of numberedPlants(count)) await store.addPlant(tenantId, plant)
+      for (let id = 1; id <= count; id++) {
+        await store.addPlant(tenantId, { id, name: `Plant ${id}`, tag: 'pact' })
+        // A turn of the event loop now and then: a signal (SIGTERM, SIGINT) is handled during a long set-up.
+        if (id % 1000 === 0) await new Promise((resolve) => setImmediate(resolve))
+      }
     },
   },
   'the fixture world': {
@@ -168,8 +222,32 @@ export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
   },
 }
 
-function numberedPlants(count: number): StoredPlant[] {
-  return Array.from({ length: count }, (_, index) => ({ id: index + 1, name: `Plant ${index + 1}`, tag: 'pact' }))
+/**
+ * Why a provider state of a pact cannot be set up on this store, checked
+ * before anything runs (`undefined` when it can, or when the state is not
+ * one of `handlers`: an unknown state fails its interaction by name): a
+ * parameter of the wrong type, or beyond the quotas provisioning has.
+ *
+ * @example
+ * stateProblem(store, 'the tenant has {count} plants', { count: 50_000_000 })
+ * // 'Provider state "the tenant has {count} plants" asks for 50000000 plants; a tenant holds at most 10000 …'
+ */
+export function stateProblem(
+  store: PlantStore,
+  state: string,
+  params: StateParams = {},
+  handlers: Readonly<Record<string, ProviderStateHandler>> = providerStates,
+): string | undefined {
+  const handler = Object.hasOwn(handlers, state) ? handlers[state] : undefined
+  if (!handler) return undefined
+  try {
+    scopesParam(state, params)
+    handler.check?.(params, store)
+    return undefined
+  } catch (error) {
+    if (error instanceof ProviderStateError) return error.message
+    throw error
+  }
 }
 
 /** One provider-state call of the Pact Verifier: `{ state, params, action }`. */
@@ -281,6 +359,7 @@ export function createStateRunner(
       )
     }
     const context = contextFor(state, scopesParam(state, params))
+    if (action === 'setup') handler?.check?.(params, store)
     if (action === 'setup') {
       if (!insideInteraction) {
         // The first setup of an interaction: start it from the world, whatever the last one left.

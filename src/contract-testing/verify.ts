@@ -3,7 +3,7 @@ import { Verifier, type VerifierOptions } from '@pact-foundation/pact'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../create-plant-store.ts'
 import { pactSourcesProblem } from './pact-sources.ts'
-import { createStateRunner, type ProviderStateHandler, providerStates } from './provider-states.ts'
+import { createStateRunner, type ProviderStateHandler, providerStates, stateProblem } from './provider-states.ts'
 
 /**
  * The provider name the pacts of plant-store-mock use.
@@ -103,10 +103,14 @@ const notLoaded = 'Failed to load pact'
  */
 export async function verifySandbox(options: VerifySandboxOptions = {}): Promise<VerificationResult> {
   const { store = createPlantStore(), states, startProvider = startSandboxProvider, ...verifierOptions } = options
-  const problem = await pactSourcesProblem(verifierOptions.pactUrls ?? [])
-  if (problem) return { ok: false, verified: 0, failures: [], error: problem }
   await store.ready
-  const runner = createStateRunner(store, { ...providerStates, ...states })
+  const handlers = { ...providerStates, ...states }
+  // Every provider state of a local pact is checked first: beyond the quotas, nothing is set up at all.
+  const problem = await pactSourcesProblem(verifierOptions.pactUrls ?? [], (state, params) =>
+    stateProblem(store, state, params, handlers),
+  )
+  if (problem) return { ok: false, verified: 0, failures: [], error: problem }
+  const runner = createStateRunner(store, handlers)
   const provider = await startProvider(store)
   try {
     const verifier = new Verifier({

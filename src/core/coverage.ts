@@ -12,6 +12,7 @@ import { contractAnswers } from '../generated/contract-answers.ts'
 import type { OperationId, Outcome } from './core.ts'
 import type { Reason } from './errors.ts'
 import type { CoreRequest, CoreResponse } from './http.ts'
+import { lazy, z } from './zod.ts'
 
 /** How often one cause of a status was seen, e.g. `{ condition: 'expired token', hits: 1 }`. */
 export interface CoverageCondition {
@@ -58,6 +59,45 @@ export interface CoverageReport {
   /** Requests routed to no operation: an unknown path (`GET 404`) or method (`PUT 405`). */
   readonly unrouted: readonly CoverageExtra[]
 }
+
+/**
+ * What {@link CoverageTally.add} reads of a report: its hits. A report read
+ * from a file (another run's) is checked with {@link coverageCountsSchema}.
+ */
+export interface CoverageCounts {
+  readonly operations: readonly { readonly operationId: string; readonly responses: readonly CoverageResponse[] }[]
+  readonly undocumented: readonly CoverageExtra[]
+  readonly unrouted: readonly CoverageExtra[]
+}
+
+/**
+ * The hits of a report as JSON holds them (the sandbox's `GET
+ * /__sandbox/coverage`, a run's JSON report, `plant-store-mock coverage
+ * --json`): other fields (`tenant`, `covered`, `method`) are not read.
+ *
+ * @example
+ * coverageCountsSchema.safeParse(JSON.parse(text)).success
+ */
+export const coverageCountsSchema = lazy(() => {
+  const hits = z.int().check(z.nonnegative())
+  const extras = z.array(z.object({ answer: z.string(), hits }))
+  return z.object({
+    operations: z.array(
+      z.object({
+        operationId: z.string(),
+        responses: z.array(
+          z.object({
+            status: z.int(),
+            hits,
+            conditions: z.optional(z.array(z.object({ condition: z.string(), hits }))),
+          }),
+        ),
+      }),
+    ),
+    undocumented: extras,
+    unrouted: extras,
+  })
+})
 
 /** The conditions 401 is counted by. */
 const tokenConditions = ['missing token', 'invalid token', 'expired token'] as const
@@ -174,11 +214,11 @@ function messageOf(body: string | null): string {
   }
 }
 
-function addTo(counts: Map<string, number>, answer: string): void {
-  const hits = counts.get(answer)
-  if (hits !== undefined) counts.set(answer, hits + 1)
-  else if (counts.size < maxExtraAnswers) counts.set(answer, 1)
-  else counts.set(overflowAnswer, (counts.get(overflowAnswer) ?? 0) + 1)
+function addTo(counts: Map<string, number>, answer: string, hits = 1): void {
+  const counted = counts.get(answer)
+  if (counted !== undefined) counts.set(answer, counted + hits)
+  else if (counts.size < maxExtraAnswers) counts.set(answer, hits)
+  else counts.set(overflowAnswer, (counts.get(overflowAnswer) ?? 0) + hits)
 }
 
 function listOf(counts: ReadonlyMap<string, number>): CoverageExtra[] {
@@ -237,6 +277,35 @@ export class CoverageTally {
     this.record(outcome.operation, outcome.request, outcome.response)
   }
 
+  /**
+   * Adds the counts of a report (another run's, another worker's, a
+   * tenant's in the sandbox): hits per declared answer and condition, and the
+   * answers outside the contract. An answer this contract does not declare
+   * (a report of another version of it) is counted as undocumented; a cause
+   * it does not know, under `other`.
+   */
+  add(report: CoverageCounts): void {
+    const counts = this.#counts
+    for (const { operationId, responses } of report.operations) {
+      const layout = Object.hasOwn(layouts, operationId) ? layouts[operationId as OperationId] : undefined
+      for (const { status, hits, conditions = [] } of responses) {
+        if (hits === 0) continue
+        const declared = layout?.byStatus[status]
+        if (!declared) {
+          addTo(this.#undocumented, `${operationId} ${status}`, hits)
+          continue
+        }
+        counts[declared.slot]! += hits
+        for (const { condition, hits } of conditions) {
+          const index = declared.conditions.indexOf(condition)
+          counts[declared.slot + 1 + (index === -1 ? declared.conditions.length : index)]! += hits
+        }
+      }
+    }
+    for (const { answer, hits } of report.undocumented) addTo(this.#undocumented, answer, hits)
+    for (const { answer, hits } of report.unrouted) addTo(this.#unrouted, answer, hits)
+  }
+
   /** The counts as a {@link CoverageReport}. */
   report(): CoverageReport {
     const counts = this.#counts
@@ -271,6 +340,19 @@ export class CoverageTally {
     this.#undocumented.clear()
     this.#unrouted.clear()
   }
+}
+
+/**
+ * One report of several (test files, workers, runs, tenants): their hits
+ * added per declared answer and condition, `covered` counted anew.
+ *
+ * @example
+ * mergeCoverageReports([unit, endToEnd, sandbox]).covered // ≥ each one's
+ */
+export function mergeCoverageReports(reports: Iterable<CoverageCounts>): CoverageReport {
+  const tally = new CoverageTally()
+  for (const report of reports) tally.add(report)
+  return tally.report()
 }
 
 /**

@@ -6,6 +6,16 @@ import { utf8 } from './utf8.ts'
  * The transport-neutral shape of a request, as an adapter (MSW or Express)
  * hands it to the core. Nothing here knows about either transport.
  */
+/**
+ * What a client's `X-Request-Id` must look like to be kept (echoed in the
+ * request log, used as the journal entry's id): 1 to 128 word characters,
+ * dots, colons and dashes.
+ *
+ * @example
+ * requestIdSyntax.test('checkout-42') // true
+ */
+export const requestIdSyntax = /^[\w.:-]{1,128}$/
+
 export interface CoreRequest {
   /** The method in upper case, e.g. `GET`. */
   readonly method: string

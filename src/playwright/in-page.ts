@@ -7,9 +7,12 @@
  */
 import type { BrowserContext, Page } from '@playwright/test'
 import type { PlantStoreWindowHandle, PlantStoreWindowInit } from '../browser/window-handle.ts'
+import { RequestVerificationError } from '../client/request-filter.ts'
 import type { CoverageReport } from '../core/coverage.ts'
+import type { JournalQueryResult } from '../core/journal.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import type { FaultRule, FaultRuleInput } from '../faults/rule.ts'
+import type { PlantStoreRequestFilter } from '../plant-store-requests.ts'
 
 export type { PlantStoreWindowHandle, PlantStoreWindowInit } from '../browser/window-handle.ts'
 
@@ -32,6 +35,18 @@ export interface InPagePlantStore {
   listPlants(tenantId: string): Promise<StoredPlant[]>
   /** The contract coverage of the answers the page's mock gave. */
   coverage(): Promise<CoverageReport>
+  /**
+   * The page mock's request journal (`requests` of `setupPlantStoreWorker`),
+   * with the sandbox client's `list`, `count` and `verify` (the same filter and
+   * matching, plus `tenant`), and `clear`.
+   */
+  readonly requests: {
+    list(filter?: PlantStoreRequestFilter): Promise<JournalQueryResult>
+    count(filter?: PlantStoreRequestFilter): Promise<number>
+    /** Rejects with a `RequestVerificationError` unless exactly `expected` journaled requests match. */
+    verify(expected: number, filter?: PlantStoreRequestFilter): Promise<void>
+    clear(): Promise<void>
+  }
 }
 
 /** The page's handle: functions below run in the page, so they name the global rather than import it. */
@@ -46,12 +61,29 @@ type WithHandle = { __plantStoreMock?: PlantStoreWindowHandle; __plantStoreMockI
  * await mock.addFaultRulesOnLoad([['acme', { method: 'GET', path: '/plants', status: 503, times: 1 }]])
  * await page.goto('/') // the app's first list answers 503
  * expect(await mock.faultRules('acme')).toMatchObject([{ fired: 1 }])
+ * await mock.requests.verify(1, { method: 'GET', path: '/plants', status: 503 })
  * await mock.reset()
  */
 export function inPagePlantStore(page: Page): InPagePlantStore {
   // The functions below are sent to the page as source: they reach the handle through the global.
   const ready = () => page.waitForFunction(() => (globalThis as WithHandle).__plantStoreMock !== undefined)
+  const list = async (filter: PlantStoreRequestFilter = {}): Promise<JournalQueryResult> => {
+    await ready()
+    return page.evaluate((query) => (globalThis as WithHandle).__plantStoreMock!.requests.list(query), filter)
+  }
   return {
+    requests: {
+      list,
+      count: async (filter) => (await list(filter)).count,
+      async verify(expected, filter = {}) {
+        const answer = await list(filter)
+        if (answer.count !== expected) throw new RequestVerificationError(expected, answer, filter)
+      },
+      async clear() {
+        await ready()
+        return page.evaluate(() => (globalThis as WithHandle).__plantStoreMock!.requests.clear())
+      },
+    },
     addFaultRulesOnLoad: (rules) => addInitFaults(page, rules),
     async addFaultRule(tenantId, rule) {
       await ready()

@@ -18,6 +18,8 @@ import {
   noContent,
   readBodyWithinLimit,
 } from '../core/http.ts'
+import type { RequestJournal } from '../core/journal.ts'
+import { parseJournalQuery } from '../core/journal-query.ts'
 import { keyedQueue } from '../core/keyed-queue.ts'
 import { randomSeed } from '../core/random.ts'
 import { ContractRouter, type HeadOperationId, headOf } from '../core/router.ts'
@@ -29,8 +31,6 @@ import { parseFaultRule } from '../faults/rule.ts'
 import { sandboxContract } from '../generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
 import { adminKeyCheck } from './admin-key.ts'
-import type { RequestJournal } from './journal.ts'
-import { parseJournalQuery } from './journal-query.ts'
 import { ProvisioningRate } from './provisioning-rate.ts'
 import { refuseSharedWrite } from './read-only-world.ts'
 import { readiness, tenantExpiry } from './tenant-lifecycle.ts'

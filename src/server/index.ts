@@ -3,11 +3,11 @@
  * (`npx plant-store-mock`) or to embed in your own Express app.
  */
 
+export { type JournalEntry, RequestJournal, type RequestJournalOptions } from '../core/journal.ts'
 export { toMiddleware } from './adapter.ts'
 export { type AdminOptions, createAdmin } from './admin.ts'
 export { docsRouter, openapiDocument } from './docs.ts'
 export { type CreateAppOptions, createApp, type PlantStoreRouterOptions, plantStoreRouter } from './express-app.ts'
-export { type JournalEntry, RequestJournal, type RequestJournalOptions } from './journal.ts'
 export { type DelayRange, parseDelay, type SimulationOptions, withSimulation } from './simulation.ts'
 export { listen, type RunningSandbox, type StartSandboxOptions, startSandbox } from './start-sandbox.ts'
 export { StateFileError } from './state-file.ts'

@@ -3,10 +3,10 @@ import { bearerToken, signIn } from '../core/auth.ts'
 import { writesPlants } from '../core/core.ts'
 import type { TenantCoverage } from '../core/coverage.ts'
 import { errorResponse, renderError } from '../core/errors.ts'
+import type { JournalEntry, RequestJournal } from '../core/journal.ts'
 import type { PlantStore } from '../core/store.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
 import { requestHeader, sendCoreResponse } from './adapter.ts'
-import type { JournalEntry, RequestJournal } from './journal.ts'
 import { answeredUndeclared } from './undeclared.ts'
 
 export interface InspectorOptions {

@@ -1,17 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
 import { type DestinationStream, type Logger, symbols } from 'pino'
+import { requestIdSyntax } from '../core/http.ts'
 import { nonSecretId } from '../core/random.ts'
 
-/**
- * What a client's `X-Request-Id` must look like to be kept (echoed in the
- * request log, used as the journal entry's id): 1 to 128 word characters,
- * dots, colons and dashes.
- *
- * @example
- * requestIdSyntax.test('checkout-42') // true
- */
-export const requestIdSyntax = /^[\w.:-]{1,128}$/
+export { requestIdSyntax } from '../core/http.ts'
 
 /**
  * Request ids unique to this process without a random draw per request: a

@@ -4,7 +4,7 @@ import { generatePlants } from '../../fixtures/world.ts'
 import type { ClusterOptions } from '../cluster/replica.ts'
 import { errorResponse } from '../core/errors.ts'
 import { defaultMaxHeld } from '../core/held-requests.ts'
-import type { PlantStore } from '../core/store.ts'
+import type { PlantStore, RecordChange } from '../core/store.ts'
 import { defaultMaxConnections } from './connections.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
 import type { Webhook } from './webhook.ts'
@@ -88,19 +88,26 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     )
   }
   const { eventLog, stateFile } = options
+  // The store writes through the state file's log, opened once the world tells how much a file may hold.
+  let record: RecordChange = () => Promise.reject(new Error('the state file is not open yet'))
+  const store =
+    options.store ??
+    sandboxStore({ ...options, persist: replica?.persist, record: stateFile ? (change) => record(change) : undefined })
+  await store.ready // a world that cannot be loaded stops the start here
   // Loaded only with a state file: its reader and schemas are of no use to a sandbox without one.
   const opened = stateFile
     ? await (await import('./state-file.ts')).StateLog.open(stateFile, {
         generatePlants,
         warn: (message) => (eventLog ? eventLog.warn({ stateFile }, message) : process.emitWarning(message)),
+        // As much as provisioning may fill, or the world this sandbox starts with when that is more.
+        maxPlantBytes: Math.max(store.plantBytes().max, store.plantBytes().used),
       })
     : undefined
-  const store = options.store ?? sandboxStore({ ...options, persist: replica?.persist, record: opened?.log.record })
+  if (opened) record = opened.log.record
   if (opened?.saved) {
     await store.restoreTenants(opened.saved)
     eventLog?.info({ stateFile, tenants: opened.saved.length }, 'state loaded')
   }
-  await store.ready // a world that cannot be loaded stops the start here
   await opened?.log.start(() => store.savedTenants())
   const maxConnections = options.maxConnections ?? defaultMaxConnections()
   // Held requests never take more than half the connections: the others stay free for everyone else.
@@ -114,6 +121,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const { server, url } = await listen(sandboxListener(parts, options, loadApp), {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 4010,
+  }).catch(async (error: unknown) => {
+    await opened?.log.abandon() // the port is taken, say: the state file is free for another start
+    throw error
   })
   server.headersTimeout = serverTimeouts.headersTimeout
   server.requestTimeout = serverTimeouts.requestTimeout

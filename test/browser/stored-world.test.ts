@@ -6,12 +6,12 @@
  * warning, never a broken page. The page's mock is reached the documented
  * way, with `inPagePlantStore(page)`.
  */
-import type { ConsoleMessage } from 'playwright-core'
-import { describe, expect, test } from 'vitest'
+import type { BrowserContext, ConsoleMessage } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { defaultStorageKey, storedWorldFormat } from '../../src/browser.ts'
 import { fixtureTokens } from '../../src/index.ts'
-import { inPagePlantStore } from '../../src/playwright.ts'
-import { ExampleApp, exampleSiteInChromium, seededPlants } from './harness.ts'
+import { inPagePlantStore, RequestVerificationError } from '../../src/playwright.ts'
+import { ExampleApp, type ExampleSite, exampleSiteInChromium, seededPlants, serveStoredWorldPages } from './harness.ts'
 
 /** The example site served, Chromium, and a fresh context per test: no service worker, storage or cache carries over. */
 const chromium = exampleSiteInChromium()
@@ -120,6 +120,109 @@ describe('the stored world of the worker mock (persist: true)', () => {
   }
 })
 
+/** The page errors and console warnings of a context, from now on. */
+function watch(context: BrowserContext): { errors: string[]; warnings: string[] } {
+  const seen = { errors: [] as string[], warnings: [] as string[] }
+  context.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'warning') seen.warnings.push(message.text())
+    if (message.type() === 'error') seen.errors.push(message.text())
+  })
+  context.on('weberror', (error) => seen.errors.push(String(error.error())))
+  return seen
+}
+
+describe('the stored world against other pages of its origin (issue 35, F14)', () => {
+  test('ignores channel messages that are not the tabs’ own (null, "x", 42, …) and still follows the real ones', async () => {
+    const seen = watch(chromium.context)
+    const first = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
+    const second = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
+    // A world is stored: each tab reads it when told of a change.
+    await first.create({ id: '205', name: 'Stored First' })
+    await second.page.evaluate((key) => {
+      const channel = new BroadcastChannel(key)
+      for (const message of [null, 'x', 42, {}, { tenantId: 5 }, { all: 'yes' }, { tenantId: 'acme', more: 1 }]) {
+        channel.postMessage(message)
+      }
+    }, defaultStorageKey)
+    // Posted after the junk: the first tab takes this one in, so it has read every message before it.
+    await second.create({ id: '204', name: 'After The Junk' })
+    await expect
+      .poll(() => inPagePlantStore(first.page).listPlants('acme'))
+      .toContainEqual({ id: 204, name: 'After The Junk' })
+    expect(seen.errors).toEqual([])
+  })
+})
+
+describe('the stored world written by another page of its origin (issue 35, F14)', () => {
+  test('a stored tenant with more seeded plants than a tenant may hold is discarded, never generated', async () => {
+    const seen = watch(chromium.context)
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
+    await app.create({ id: '206', name: 'Before The Forgery' })
+    // Another page of the origin rewrites the stored world: its setup fingerprint is kept, Acme's seeds are not.
+    await app.page.evaluate((key) => {
+      const stored = JSON.parse(localStorage.getItem(key) ?? '{}')
+      for (const tenant of stored.snapshot.tenants) if (tenant.id === 'acme') tenant.seedPlants = 1_000_000
+      localStorage.setItem(key, JSON.stringify(stored))
+    }, defaultStorageKey)
+    await app.reload()
+    expect(await app.plants()).toEqual(await seededPlants('acme'))
+    expect(seen.warnings).toEqual([
+      expect.stringMatching(/^\[plant-store-mock\] Discarded the stored world .*tenant "acme" holds more plants/),
+    ])
+    expect(seen.errors).toEqual([])
+  })
+})
+
+describe('two apps of one origin, and the seeded plants, with persist: true (issue 35, F14)', () => {
+  let pages: ExampleSite | undefined
+  beforeAll(async () => {
+    pages = await serveStoredWorldPages()
+  }, 60_000)
+  afterAll(() => pages?.close())
+
+  /** Opens one app of the pages' origin (a path of its own) and sets its mock up with these options. */
+  async function openApp(path: string, options: Parameters<Window['setUpMock']>[0]) {
+    const page = await chromium.context.newPage()
+    await page.goto(`${pages?.origin}${path}`)
+    await page.waitForFunction(() => typeof window.setUpMock === 'function')
+    const result = await page.evaluate((given) => window.setUpMock(given), options)
+    return { page, result }
+  }
+
+  test('each app keeps its own world under the default key: one per mocked base URL', async () => {
+    const seen = watch(chromium.context)
+    const a = await openApp('/a/', { persist: true, baseUrl: 'https://a.example', seed: 1 })
+    await a.page.evaluate(() => window.addPlant(500))
+    // Another app of the origin, another world (seed 2), the default key too.
+    const b = await openApp('/b/', { persist: true, baseUrl: 'https://b.example', seed: 2 })
+    await b.page.evaluate(() => window.addPlant(600))
+    await a.page.reload()
+    await a.page.waitForFunction(() => typeof window.setUpMock === 'function')
+    expect(
+      await a.page.evaluate(() => window.setUpMock({ persist: true, baseUrl: 'https://a.example', seed: 1 })),
+    ).toEqual({ ids: [1, 2, 3, 4, 5, 500] })
+    await b.page.reload()
+    await b.page.waitForFunction(() => typeof window.setUpMock === 'function')
+    expect(
+      await b.page.evaluate(() => window.setUpMock({ persist: true, baseUrl: 'https://b.example', seed: 2 })),
+    ).toEqual({ ids: [1, 2, 3, 4, 5, 600] })
+    expect(seen.warnings).toEqual([])
+    expect(seen.errors).toEqual([])
+  })
+
+  test('refuses seeded plants beyond a tenant’s quota, in one clear error, before generating any', async () => {
+    const huge = await openApp('/', { persist: true, plantsPerTenant: 1_000_000 })
+    expect(huge.result).toEqual({
+      error:
+        'PlantStoreError: setupPlantStoreWorker({ persist }): plantsPerTenant is 1000000 seeded plants; a tenant holds at most 10000 (its quota, as for provisioning).',
+    })
+    const overQuota = await openApp('/', { persist: true, plantsPerTenant: 20, quota: 10 })
+    expect(overQuota.result).toMatchObject({ error: expect.stringContaining('a tenant holds at most 10') })
+    const within = await openApp('/', { persist: true, plantsPerTenant: 10, quota: 10 })
+    expect(within.result).toEqual({ ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] })
+  })
+})
+
 describe('reaching the page’s worker mock from a test (exposeOnWindow: true)', () => {
   test('fault rules left before the app starts answer its first request; coverage and rules are readable', async () => {
     const page = await chromium.context.newPage()
@@ -135,5 +238,23 @@ describe('reaching the page’s worker mock from a test (exposeOnWindow: true)',
     expect((await mock.coverage()).undocumented).toEqual([{ answer: 'listPlants 503', hits: 1 }])
     expect(await mock.clearFaultRules()).toBe(1)
     expect(await mock.faultRules('acme')).toEqual([])
+  })
+
+  test("the page mock's journal: verify counts the app's requests as the sandbox client counts the sandbox's", async () => {
+    const page = await chromium.context.newPage()
+    const mock = inPagePlantStore(page)
+    await mock.addFaultRulesOnLoad([['acme', { method: 'GET', path: '/plants', status: 503, times: 1 }]])
+    await page.goto(`${chromium.site.origin}/?token=${token}`)
+    await page.waitForFunction(() => document.querySelector('main')?.dataset.revision === '1')
+
+    await mock.requests.verify(1, { method: 'GET', path: '/plants', status: 503 })
+    expect(await mock.requests.count({ tenant: 'acme' })).toBe(await mock.requests.count())
+    const failure = await mock.requests.verify(2, { status: '5xx' }).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(RequestVerificationError)
+    expect((failure as Error).message).toBe(
+      'Expected exactly 2 request(s) matching any method any path answered 5xx, found 1:\n  GET /plants → 503',
+    )
+    await mock.requests.clear()
+    expect(await mock.requests.count()).toBe(0)
   })
 })

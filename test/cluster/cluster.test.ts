@@ -352,7 +352,8 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     }
     const { tenant, tokens } = provisioned
     const expiresAt = Date.parse(provisioned.expiresAt)
-    expect(expiresAt - Date.now()).toBeGreaterThan(86_400_000 - 60_000)
+    // A day from when it was provisioned, to the second: bounds taken around the request, not elapsed time.
+    expect(expiresAt - before).toBeGreaterThanOrEqual(86_400_000 - 1000)
     // Never longer than the longest lifetime, a day, counted from before the request (issue 27: 86,400,194 ms was seen).
     expect(expiresAt - before).toBeLessThanOrEqual(86_400_000)
     expect((await call('POST', '/plants', tokens.write, { id: 50, name: 'Aloe' })).status).toBe(200)

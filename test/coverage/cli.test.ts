@@ -142,6 +142,62 @@ describe('reading pacts', () => {
   })
 })
 
+describe('merging coverage reports', () => {
+  const listed = {
+    description: 'a list',
+    request: { method: 'GET', path: '/plants' },
+    response: { status: 200, body: [] },
+  }
+  const taken = {
+    description: 'a taken id',
+    request: { method: 'POST', path: '/plants' },
+    response: { status: 409, body: { error: 409, message: 'A plant with id 1 already exists.' } },
+  }
+
+  function hitsOf(report: CoverageReport, operationId: string, status: number): number | undefined {
+    return report.operations
+      .find((operation) => operation.operationId === operationId)
+      ?.responses.find((response) => response.status === status)?.hits
+  }
+
+  test("adds the hits of reports (a run's, the sandbox's with its tenant) to the pacts' and writes the merged JSON with --out", async () => {
+    const unit = join(directory, 'merge', 'unit.json')
+    expect(
+      (await spawnCli(['coverage', await pactFile('listed.json', [listed, listed]), '--out', unit]).done).code,
+    ).toBe(0)
+    const sandbox = join(directory, 'merge', 'sandbox.json')
+    const fromUnit = JSON.parse(await readFile(unit, 'utf8')) as CoverageReport
+    await writeFile(
+      sandbox,
+      JSON.stringify({ tenant: 'acme', ...fromUnit, unrouted: [{ answer: 'PUT 405', hits: 3 }] }),
+    )
+    const pact = await pactFile('taken.json', [taken])
+    const merged = join(directory, 'merge', 'merged.json')
+
+    const { code, stdout } = await spawnCli(['coverage', unit, sandbox, pact, '--out', merged]).done
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^1 HTTP interaction in 1 pact file, merged with 2 coverage reports\.\n/)
+    expect(stdout).toMatch(/✓ listPlants +GET +\/plants +200 +4\n/)
+    expect(stdout).toMatch(/✓ addPlant +POST +\/plants +409 +1\n/)
+    const report = JSON.parse(await readFile(merged, 'utf8')) as CoverageReport
+    expect(report).toMatchObject({ covered: 2, total, unrouted: [{ answer: 'PUT 405', hits: 3 }] })
+    expect(hitsOf(report, 'listPlants', 200)).toBe(4)
+  })
+
+  test('a report of an answer this contract does not declare counts it as undocumented; --require fails the run with exit 1', async () => {
+    const other = join(directory, 'other-contract.json')
+    const responses = [{ status: 418, hits: 2 }]
+    await writeFile(
+      other,
+      JSON.stringify({ operations: [{ operationId: 'brewTea', responses }], undocumented: [], unrouted: [] }),
+    )
+    const { code, stdout, stderr } = await spawnCli(['coverage', other, '--json', '--require', 'addPlant 409']).done
+    expect(code).toBe(1)
+    expect((JSON.parse(stdout) as CoverageReport).undocumented).toEqual([{ answer: 'brewTea 418', hits: 2 }])
+    expect(stderr).toBe('plant-store-mock coverage: addPlant 409 was never answered.\n')
+  })
+})
+
 describe('usage problems', () => {
   test('exit 2 with one clear line: no pacts, a missing path, an empty folder, non-pact JSON, not JSON, a bad --min', async () => {
     const empty = join(directory, 'empty')
@@ -150,12 +206,28 @@ describe('usage problems', () => {
     await writeFile(notPact, '{"name":"web"}')
     const notJson = join(directory, 'notes.json')
     await writeFile(notJson, 'plants!')
+    const badReport = join(directory, 'bad-report.json')
+    const responses = [{ status: 200, hits: -1 }]
+    await writeFile(
+      badReport,
+      JSON.stringify({ operations: [{ operationId: 'listPlants', responses }], undocumented: [], unrouted: [] }),
+    )
     const brokenInteraction = await pactFile('broken.json', [{ request: { method: 'GET' }, response: { status: 200 } }])
     const cases: Array<[string[], RegExp]> = [
-      [[], /^plant-store-mock coverage: give pact files or folders of pact files\.\n$/],
+      [[], /^plant-store-mock coverage: give pact files, coverage reports, or folders of them\.\n$/],
       [[join(directory, 'missing.json')], /^plant-store-mock coverage: no such file or folder: .*missing\.json\.\n$/],
-      [[empty], /^plant-store-mock coverage: no pact files \(\*\.json\) in the folder .*empty\.\n$/],
-      [[notPact], /^plant-store-mock coverage: .*package\.json is not a pact file: it has no "interactions" list\.\n$/],
+      [
+        [empty],
+        /^plant-store-mock coverage: no pact files or coverage reports \(\*\.json\) in the folder .*empty\.\n$/,
+      ],
+      [
+        [notPact],
+        /^plant-store-mock coverage: .*package\.json is neither a pact file \(it has no "interactions" list\) nor a coverage report \(no "operations"\)\.\n$/,
+      ],
+      [
+        [badReport],
+        /^plant-store-mock coverage: .*bad-report\.json is not a coverage report: operations\.0\.responses\.0\.hits .+\.\n$/,
+      ],
       [[notJson], /^plant-store-mock coverage: .*notes\.json is not a JSON file \(.*\)\.\n$/],
       [[brokenInteraction], /^plant-store-mock coverage: .*broken\.json is not a pact file: interaction 1 lacks/],
       [

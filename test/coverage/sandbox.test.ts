@@ -1,5 +1,6 @@
 /** A tenant's contract coverage in the sandbox, over real HTTP: `GET /__sandbox/coverage`. */
 import { fixtureTokens } from 'plant-store-mock'
+import { SandboxClient } from 'plant-store-mock/client'
 import { createApp } from 'plant-store-mock/server'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createPlantStore } from '../../src/create-plant-store.ts'
@@ -149,5 +150,17 @@ describe('GET /__sandbox/coverage', () => {
     expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="plant-store"')
     expectErrorBody(await send('GET', '/__sandbox/coverage', 'no-such-token'), 401)
     expectErrorBody(await send('DELETE', '/__sandbox/coverage', acme.write), 405)
+  })
+})
+
+describe('SandboxTenant.coverage()', () => {
+  test("answers the tenant's coverage as GET /__sandbox/coverage does (the 401 of Acme's expired token counted for no tenant)", async () => {
+    const tenant = new SandboxClient({ baseUrl: sandbox.base }).tenant(acme)
+    await send('GET', '/plants', acme.read)
+    await send('GET', '/plants', acme.expired)
+    const report = await tenant.coverage()
+    expect(report).toEqual(await coverageOf(acme.read))
+    expect(report).toMatchObject({ tenant: 'acme', ...share(1) })
+    expect(hits(report, 'listPlants', 200)).toBe(1)
   })
 })

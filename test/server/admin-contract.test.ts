@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
 import { sandboxContract as sandboxChecker } from '../../src/contract-testing/contract-checker.ts'
+import { journalQueryNames } from '../../src/core/journal-query.ts'
 import { templatePattern } from '../../src/core/path-template.ts'
 import { createPlantStore } from '../../src/create-plant-store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 import { createApp } from '../../src/server/index.ts'
-import { journalQueryNames } from '../../src/server/journal-query.ts'
 import {
   type Answer,
   expectToMatchSandboxContract,

@@ -61,9 +61,28 @@ export interface Answer {
   readonly status: number
   /** Case-insensitive, as fetch gives them. */
   readonly headers: Headers
+  /** The body as read; when it was longer than {@link cutAt}, its first 4 KiB (what a report shows). */
   readonly text: string
   /** The parsed body, when it is JSON. */
   readonly json?: { readonly value: unknown }
+  /**
+   * Set when the body was longer than the contract allows this answer (plus
+   * a margin): the read stopped there, and the rest was never read.
+   */
+  readonly cutAt?: number
+  /**
+   * Set on an answer the run keeps after its body was dropped (it was
+   * longer than the run keeps): what the run-wide rules would have judged
+   * from the body, judged when it came.
+   */
+  readonly judged?: {
+    /** How many characters its body had ({@link text} keeps the first of them). */
+    readonly textLength: number
+    /** What `contractProblems` said of it. */
+    readonly contractProblems: readonly string[] | undefined
+    /** Whether it was an Error body. */
+    readonly errorBody: boolean
+  }
 }
 
 /** A request and its answer, or the reason there is none. */
@@ -85,15 +104,21 @@ export interface Transport {
 }
 
 /**
- * Sends a probe and reads the whole answer. Redirects are not followed (a
- * `POST` must not turn into a `GET`); a failed request resolves to an
- * exchange with an `error` instead of an answer.
+ * Sends a probe and reads its answer, at most `maxBytes` of its body (the
+ * rest is never read: the answer says where it was cut). Redirects are not
+ * followed (a `POST` must not turn into a `GET`); a failed request resolves
+ * to an exchange with an `error` instead of an answer.
  *
  * @example
  * const exchange = await sendProbe(transport, 'list.shape', { method: 'GET', path: '/plants' })
  * exchange.answer?.status // 200
  */
-export async function sendProbe(transport: Transport, rule: string, probe: Probe): Promise<Exchange> {
+export async function sendProbe(
+  transport: Transport,
+  rule: string,
+  probe: Probe,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<Exchange> {
   const role = probe.authorization === undefined ? (probe.as === undefined ? 'readWrite' : probe.as) : null
   const headers: Record<string, string> = {}
   const shown: Record<string, string> = {}
@@ -128,16 +153,66 @@ export async function sendProbe(transport: Transport, rule: string, probe: Probe
       redirect: 'manual',
       signal: AbortSignal.timeout(transport.timeoutMs),
     })
-    const body = await response.text()
+    const { text: body, cut } = await readAtMost(response, maxBytes)
     return {
       rule,
       role,
       request,
-      answer: { status: response.status, headers: response.headers, text: body, ...parsed(body) },
+      answer: cut
+        ? { status: response.status, headers: response.headers, text: body, cutAt: maxBytes }
+        : { status: response.status, headers: response.headers, text: body, ...parsed(body) },
     }
   } catch (error) {
     return { rule, role, request, error: describeFailure(error, transport.timeoutMs) }
   }
+}
+
+/** What a cut answer keeps of its body: enough for a report's preview. */
+const cutPreviewBytes = 4096
+
+/**
+ * A body read up to `maxBytes`: the reading stops (and the stream is
+ * cancelled) past it, and only its first bytes are kept then.
+ */
+async function readAtMost(response: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
+  if (!response.body) return { text: '', cut: false }
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+  if (declared > maxBytes) {
+    // Declared too long: not one byte of it is read.
+    await response.body.cancel()
+    return { text: '', cut: true }
+  }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    if (length + value.byteLength > maxBytes) {
+      chunks.push(value)
+      await reader.cancel()
+      return { text: decoded(firstBytes(chunks, cutPreviewBytes)), cut: true }
+    }
+    chunks.push(value)
+    length += value.byteLength
+  }
+  return { text: decoded(chunks), cut: false }
+}
+
+/** The first `count` bytes of these chunks, as chunks. */
+function firstBytes(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
+  const first: Uint8Array[] = []
+  for (let left = count, index = 0; left > 0 && index < chunks.length; index++) {
+    const piece = chunks[index]?.subarray(0, left) ?? new Uint8Array()
+    first.push(piece)
+    left -= piece.byteLength
+  }
+  return first
+}
+
+function decoded(chunks: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder()
+  return chunks.map((chunk, index) => decoder.decode(chunk, { stream: index < chunks.length - 1 })).join('')
 }
 
 function parsed(text: string): { json?: { value: unknown } } {

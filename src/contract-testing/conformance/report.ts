@@ -87,13 +87,14 @@ const shownHeaders = ['content-type', 'www-authenticate', 'allow', 'location'] a
 const previewLength = 300
 
 /**
- * A text cut to a readable length, saying how long it was.
+ * A text cut to a readable length, saying how long it was (`length`, when
+ * the text is itself the start of a longer one).
  *
  * @example
  * preview('x'.repeat(70000)) // 'xxx…… (70000 characters)'
  */
-export function preview(text: string): string {
-  return text.length <= previewLength ? text : `${text.slice(0, previewLength)}… (${text.length} characters)`
+export function preview(text: string, length = text.length): string {
+  return length <= previewLength ? text : `${text.slice(0, previewLength)}… (${length} characters)`
 }
 
 /**
@@ -108,7 +109,11 @@ export function reportedAnswer(answer: Answer): ReportedAnswer {
     const value = answer.headers.get(name)
     if (value !== null) headers[name] = value
   }
-  return { status: answer.status, headers, body: preview(answer.text) }
+  const body =
+    answer.cutAt === undefined
+      ? preview(answer.text, answer.judged?.textLength)
+      : `${answer.text.slice(0, previewLength)}… (cut at ${answer.cutAt} bytes: the rest was not read)`
+  return { status: answer.status, headers, body }
 }
 
 /**

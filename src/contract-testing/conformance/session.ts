@@ -4,8 +4,10 @@
  * divergent provider stored when it should have refused is deleted too).
  * Gives each rule its {@link RuleContext}.
  */
-import { type Exchange, idsIn, type Probe, sendProbe, type Transport } from './exchange.ts'
-import { type Expectation, json, status, succeeded } from './expectations.ts'
+import { contract } from '../../generated/contract.ts'
+import { contractProblems, operationOf } from './contract-check.ts'
+import { type Answer, type Exchange, idsIn, type Probe, sendProbe, type Transport } from './exchange.ts'
+import { type Expectation, isErrorBody, json, status, succeeded } from './expectations.ts'
 import { type Finding, findingOf, type LeftoverPlant } from './report.ts'
 import { type CreatePlantOptions, type OwnPlant, type RuleContext, RuleStop, RunInterrupted } from './rule.ts'
 
@@ -35,6 +37,54 @@ const idRange = { min: 1_000_000_000, max: 2 ** 31 - 1 }
 const plantPath = /^\/plants\/(-?\d+)$/
 /** Cleanup deletes this many plants at a time. */
 const cleanupConcurrency = 4
+
+/**
+ * The most a plant of the contract takes in a JSON list, in bytes: its
+ * longest id, its longest name and tag with every character escaped
+ * (`\u0001`: 6 bytes), and the punctuation around them.
+ */
+const maxPlantBytes =
+  `{"id":${contract.id.minimum},"name":"","tag":""},`.length + 6 * (contract.name.maxLength + contract.tag.maxLength)
+
+/** What an answer may take beyond what the contract allows it (and what any answer but a list may take). */
+const answerMarginBytes = contract.maxBodyBytes
+
+/**
+ * The body characters the run keeps of an answer once its rule has judged it:
+ * a longer one keeps a preview and what the run-wide rules judge of it.
+ */
+const keptBodyLength = 16 * 1024
+/** The characters such an answer keeps of its body: more than a report shows. */
+const keptPreviewLength = 1024
+
+/**
+ * The most the run reads of an answer to this probe: what the contract lets
+ * the answer hold plus {@link answerMarginBytes}. A list holds at most a
+ * tenant's quota of plants (the run's `quota`, else the contract's default);
+ * every other answer is one plant or an Error.
+ */
+function answerLimit(probe: Probe, quota: number | undefined): number {
+  const list = operationOf(probe.method, probe.path)?.operationId === 'listPlants'
+  return (list ? (quota ?? contract.defaultQuota) * maxPlantBytes : 0) + answerMarginBytes
+}
+
+/**
+ * An exchange as the run keeps it: whole when its body is short; else with
+ * a preview of the body and the run-wide rules' verdicts, judged now, so
+ * that a run's memory does not grow with the size of the answers.
+ */
+function kept(exchange: Exchange): Exchange {
+  const { answer } = exchange
+  if (!answer || answer.text.length <= keptBodyLength) return exchange
+  const judged = {
+    textLength: answer.text.length,
+    contractProblems: contractProblems(exchange.request.method, exchange.request.path, answer),
+    errorBody: isErrorBody(answer),
+  }
+  const { json: _dropped, ...rest } = answer
+  const light: Answer = { ...rest, text: answer.text.slice(0, keptPreviewLength), judged }
+  return { ...exchange, answer: light }
+}
 
 /**
  * One run's state and the contexts its rules work through.
@@ -67,9 +117,9 @@ export class ConformanceSession {
     const tenant: Tenant = probe.as === 'foreign' ? 'foreign' : 'readWrite'
     const path = probe.path.split('?')[0]
     const creates = probe.method === 'POST' && path === '/plants' ? idsIn(probe) : []
-    const exchange = await sendProbe(this.#settings.transport, rule, probe)
+    const exchange = await sendProbe(this.#settings.transport, rule, probe, answerLimit(probe, this.#settings.quota))
     this.requests++
-    if (rule !== 'cleanup') this.exchanges.push(exchange)
+    if (rule !== 'cleanup') this.exchanges.push(kept(exchange))
     this.#settings.onExchange?.(exchange)
     const answered = exchange.answer?.status
     const succeeded = answered !== undefined && answered >= 200 && answered < 300
@@ -147,7 +197,19 @@ export class ConformanceSession {
     const require = (exchange: Exchange, ...expectations: Expectation[]): void => {
       if (!expect(exchange, ...expectations)) throw new RuleStop()
     }
-    const send = (probe: Probe) => session.send(rule, probe)
+    const send = async (probe: Probe) => {
+      const exchange = await session.send(rule, probe)
+      const cutAt = exchange.answer?.cutAt
+      if (cutAt !== undefined) {
+        findings.push(
+          findingOf(
+            [`an answer of at most ${cutAt} bytes (what the contract allows it, plus a margin): it was cut there`],
+            exchange,
+          ),
+        )
+      }
+      return exchange
+    }
     const name = (label: string) => `plant-store-mock conformance ${session.runId}.${++session.#names} ${label}`
     return {
       send,

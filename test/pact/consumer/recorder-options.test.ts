@@ -74,12 +74,12 @@ describe('recordMswPact names the states an answer needs, from the store before 
     ])
   })
 
-  test('a request the mock refused for its token keeps that token and names no state', async () => {
+  test('a request the mock refused for its token sends a placeholder instead, and names no state', async () => {
     const stranger = new PlantStoreClient({ baseUrl: origin, token: 'psm_nobody' })
     const [refused] = await record(() => stranger.listPlants())
     expect(refused?.response.status).toBe(401)
     expect(refused?.providerStates).toEqual([])
-    expect(refused?.request.headers).toEqual({ authorization: ['Bearer psm_nobody'] })
+    expect(refused?.request.headers).toEqual({ authorization: ['Bearer redacted-by-plant-store-mock'] })
     expect(refused?.request.generators).toBeUndefined()
   })
 

@@ -23,6 +23,18 @@ describe('provider states', () => {
     expect(store.listPlants(verificationTenantId).map(({ id }) => id)).toEqual([1, 2, 3])
   })
 
+  test('the tenant has {count} plants refuses a count beyond the quota, before it sets anything up', async () => {
+    const { store, runner } = await setUp()
+    await expect(
+      runner.apply({ state: 'the tenant has {count} plants', params: { count: 50_000_000 }, action: 'setup' }),
+    ).rejects.toThrow(
+      'Provider state "the tenant has {count} plants" asks for 50000000 plants; a tenant holds at most 10000',
+    )
+    expect(store.hasTenant(verificationTenantId)).toBe(false)
+    await runner.apply({ state: 'the tenant has {count} plants', params: { count: 10_000 }, action: 'setup' })
+    expect(store.countPlants(verificationTenantId)).toBe(10_000)
+  })
+
   test('no plant with id {id} exists removes it', async () => {
     const { store, runner } = await setUp()
     await runner.apply({ state: 'a plant with id {id} exists', params: { id: 9 }, action: 'setup' })

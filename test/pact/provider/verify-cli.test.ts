@@ -5,7 +5,7 @@
  * pacts), 130/143 when interrupted; always one line naming the problem.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -94,6 +94,65 @@ describe('plant-store-mock verify exits 2 with one line when nothing can be veri
     expect(run.stderr).toBe(
       'plant-store-mock verify: nothing was verified: the pacts hold no interactions (or the consumer filter matched none).\n',
     )
+  })
+
+  test('for a provider state beyond the quotas: a 430-byte pact asking for 50,000,000 plants (issue 35, F12)', async () => {
+    const pact = {
+      consumer: { name: 'app' },
+      provider: { name: 'plant-store' },
+      interactions: [
+        {
+          type: 'Synchronous/HTTP',
+          description: 'a huge list',
+          providerStates: [{ name: 'the tenant has {count} plants', params: { count: 50_000_000 } }],
+          request: { method: 'GET', path: '/plants' },
+          response: { status: 200 },
+        },
+      ],
+      metadata: { pactSpecification: { version: '4.0' } },
+    }
+    const huge = await folder('huge-state', { 'app-plant-store.json': JSON.stringify(pact) })
+    // Half a gigabyte of heap: before the check, set-up ran out of 4 GB.
+    const run = spawnSync(process.execPath, ['--max-old-space-size=512', cli, 'verify', huge], {
+      encoding: 'utf8',
+      env,
+      timeout: 60_000,
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe(
+      `plant-store-mock verify: ${huge}/app-plant-store.json: interaction "a huge list": Provider state "the tenant has {count} plants" asks for 50000000 plants; a tenant holds at most 10000 (the sandbox's quota, as for provisioning).\n`,
+    )
+  })
+
+  test('for a file larger than any pact, refused unread', async () => {
+    const big = await folder('big-pact', { 'app-plant-store.json': '{' })
+    // A sparse file: 65 MiB long, no disk taken.
+    await truncate(join(big, 'app-plant-store.json'), 65 * 1024 * 1024)
+    const run = verify(big)
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe(
+      `plant-store-mock verify: this file is not a pact: ${big}/app-plant-store.json (68157440 bytes, more than a pact is read (67108864)).\n`,
+    )
+  })
+
+  test('for a provider state parameter of the wrong type or length', async () => {
+    const pact = {
+      consumer: { name: 'app' },
+      provider: { name: 'plant-store' },
+      interactions: [
+        {
+          description: 'a long name',
+          providerStates: [{ name: 'a plant with id {id} exists', params: { id: 1, name: 'x'.repeat(10_000) } }],
+          request: { method: 'GET', path: '/plants' },
+          response: { status: 200 },
+        },
+      ],
+    }
+    const long = await folder('long-name', { 'app-plant-store.json': JSON.stringify(pact) })
+    const run = verify(long)
+    expect(run.status).toBe(2)
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.stderr).toContain('needs "name" as a string of at most 256 characters')
   })
 
   test('for a pact URL that cannot be fetched', () => {

@@ -102,7 +102,8 @@ export const protocolRules: readonly ConformanceRule[] = [
       let broken = 0
       for (const exchange of context.exchanges) {
         const answer = exchange.answer
-        if (!answer || (answer.status >= 200 && answer.status < 300) || isErrorBody(answer)) continue
+        if (!answer || (answer.status >= 200 && answer.status < 300)) continue
+        if (answer.judged ? answer.judged.errorBody : isErrorBody(answer)) continue
         if (++broken <= maxFindings) context.expect(exchange, errorBody(answer.status))
       }
       if (broken > maxFindings) context.fail(`an Error body on ${broken - maxFindings} more answers`)
@@ -117,7 +118,10 @@ export const protocolRules: readonly ConformanceRule[] = [
       let broken = 0
       for (const exchange of context.exchanges) {
         if (!exchange.answer) continue
-        const problems = contractProblems(exchange.request.method, exchange.request.path, exchange.answer)
+        const { answer, request } = exchange
+        const problems = answer.judged
+          ? answer.judged.contractProblems
+          : contractProblems(request.method, request.path, answer)
         if (!problems || problems.length === 0) continue
         if (++broken <= maxFindings) {
           context.fail(`the contract to hold (${problems.join('; ')}), sent by ${exchange.rule}`, exchange)

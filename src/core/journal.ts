@@ -1,8 +1,13 @@
-import type { OperationId, Outcome } from '../core/core.ts'
-import type { CoreRequest, CoreResponse } from '../core/http.ts'
-import { pathMatches } from '../core/request-pattern.ts'
+/**
+ * The request journal: each tenant's recent exchanges, bounded in entries and
+ * bytes, queried by method, path, status and time. The sandbox's
+ * (`GET /__sandbox/requests`) and the in-process mocks' (`requests` of
+ * `setupPlantStoreServer`, `routePlantStore`) are this one.
+ */
+import type { OperationId, Outcome } from './core.ts'
+import { type CoreRequest, type CoreResponse, requestIdSyntax } from './http.ts'
 import type { JournalFilter } from './journal-query.ts'
-import { requestIdSyntax } from './request-log.ts'
+import { pathMatches } from './request-pattern.ts'
 
 /** One journaled exchange: what a tenant asked and what it was answered. */
 export interface JournalEntry {
@@ -112,6 +117,7 @@ function keptCount({ entries, head }: TenantEntries): number {
 }
 
 const decoder = new TextDecoder()
+const encoder = new TextEncoder()
 
 /**
  * A copy of `text` cut to `max` characters (with `…` when cut) that shares no
@@ -119,7 +125,7 @@ const decoder = new TextDecoder()
  * string alive, so a 4 KB prefix of a 1 MB answer would pin the megabyte.
  */
 function cutCopy(text: string, max: number): string {
-  return Buffer.from(`${text.slice(0, max)}…`, 'utf8').toString('utf8')
+  return decoder.decode(encoder.encode(`${text.slice(0, max)}…`))
 }
 
 /**

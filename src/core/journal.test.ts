@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, test } from 'vitest'
-import type { CoreRequest } from '../core/http.ts'
+import type { CoreRequest } from './http.ts'
 import { RequestJournal } from './journal.ts'
 
 /** V8's `gc()`, made available in this process without `--expose-gc`. */

@@ -1,0 +1,84 @@
+/**
+ * Suite-wide coverage in Playwright, as a team runs it: a real Playwright run (`@playwright/test`'s CLI, two
+ * workers, real Chromium) of the suite in ./suite-coverage, with `plantStoreFixtures` and the
+ * `plant-store-mock/playwright/reporter` reporter, prints one table merged from every test and worker and
+ * fails the run below its threshold; `plant-store-mock coverage` then merges its JSON report with a Vitest
+ * run's and a pact's into one table.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { CoverageReport } from 'plant-store-mock'
+import { afterAll, beforeAll, expect, inject, test } from 'vitest'
+import { spawnCli } from '../conformance/support.ts'
+import { runFixtureSuite } from '../coverage/suite/run.ts'
+import { coverageLine, share } from '../support/coverage-share.ts'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+let directory: string
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'plant-store-playwright-coverage-'))
+})
+afterAll(() => rm(directory, { recursive: true, force: true }))
+
+/** Runs Playwright on the fixture suite, requiring these answers (and writing the JSON report to `json`). */
+function runPlaywright(require: readonly string[], json = '') {
+  const chromium = inject('chromium')
+  const cli = join(root, 'node_modules/@playwright/test/cli.js')
+  const args = [cli, 'test', '--config', 'test/browser/suite-coverage/playwright.config.ts']
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? directory,
+    ...chromium.env,
+    CHROMIUM_PATH: chromium.executablePath,
+    PSM_REQUIRE: require.join('|'),
+    PSM_JSON: json,
+    PSM_OUTPUT: join(directory, 'test-results'),
+  }
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(process.execPath, args, { cwd: root, env, timeout: 120_000 }, (_error, stdout, stderr) =>
+      resolve({ code: child.exitCode, stdout, stderr }),
+    )
+  })
+}
+
+test('a Playwright run of four tests on two workers prints one merged table and fails below its threshold', async () => {
+  const { code, stdout, stderr } = await runPlaywright(['addPlant 409', 'deletePlant 204'])
+  expect(stdout).toMatch(/4 passed/)
+  expect(stdout.split('Plant Store contract coverage:').length - 1).toBe(1)
+  expect(stdout).toContain(coverageLine(4))
+  expect(stdout).toMatch(/✓ listPlants +GET +\/plants +401 +1 +missing token 1/)
+  expect(stdout).toContain('(one run: merged from 2 process files)')
+  expect(stderr).toContain(
+    'Plant Store contract coverage is below the threshold:\n  - deletePlant 204 was never answered.',
+  )
+  expect(code).toBe(1)
+})
+
+test('plant-store-mock coverage merges a Playwright run, a Vitest run and a pact into one table and one JSON', async () => {
+  const playwright = join(directory, 'coverage', 'e2e.json')
+  const e2e = await runPlaywright(['addPlant 409'], playwright)
+  expect(e2e.code).toBe(0)
+  const vitest = join(directory, 'coverage', 'unit.json')
+  expect((await runFixtureSuite([], [], vitest)).code).toBe(0)
+  const pact = join(directory, 'web-plant-store.json')
+  const interaction = {
+    description: 'a delete',
+    request: { method: 'DELETE', path: '/plants/3' },
+    response: { status: 204 },
+  }
+  await writeFile(pact, JSON.stringify({ consumer: { name: 'web' }, interactions: [interaction] }))
+  const merged = join(directory, 'coverage', 'merged.json')
+
+  const { code, stdout } = await spawnCli(['coverage', vitest, playwright, pact, '--out', merged, '--min', '20']).done
+  expect(stdout).toMatch(/^1 HTTP interaction in 1 pact file, merged with 2 coverage reports\.\n/)
+  // Unit: list 200, list 401 ×2, add 200, add 409; end to end: list 200, list 401, add 200, add 409; the pact: delete 204.
+  expect(stdout).toContain(coverageLine(5))
+  expect(stdout).toMatch(/✓ listPlants +GET +\/plants +401 +3 +missing token 2 · invalid token 0 · expired token 1\n/)
+  expect(stdout).toMatch(/✓ deletePlant +DELETE +\/plants\/\{id\} +204 +1\n/)
+  expect(code).toBe(0)
+  expect(JSON.parse(await readFile(merged, 'utf8')) as CoverageReport).toMatchObject(share(5))
+})
