@@ -39,6 +39,7 @@ import { pactSecretsAttack } from './attack/pact-secrets.ts'
 import { plantFillAttack } from './attack/plant-fill.ts'
 import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
+import { replayHostileAttack } from './attack/replay-hostile.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
@@ -71,6 +72,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   pactSecretsAttack(),
   verifyQuotaAttack(),
   conformanceHugeAttack(),
+  replayHostileAttack(),
 ]
 
 process.on('exit', killAllSandboxes)
