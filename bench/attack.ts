@@ -43,6 +43,7 @@ import { pipelineSmallAttack } from './attack/pipeline-small.ts'
 import { plantFillAttack } from './attack/plant-fill.ts'
 import { provisioningRateAttack } from './attack/provisioning-rate.ts'
 import { provisioningStormAttack } from './attack/provisioning-storm.ts'
+import { replayHostileAttack } from './attack/replay-hostile.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
 import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
@@ -85,6 +86,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   sharePlantBytesAttack(),
   shareProvisioningAttack(),
   lazyLoadAttack(),
+  replayHostileAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -12,11 +12,12 @@ type Commander = typeof import('commander')
  * Runs the `plant-store-mock` command line with these arguments (as in
  * `process.argv`: the runtime and the script first) and resolves to the exit
  * code once it is done: 0 after `--help`, `--version` or a clean stop; 1 when
- * a check failed (a pact did not verify, a conformance rule failed) or a
+ * a check failed (a pact did not verify, a conformance rule failed, a replay
+ * found a disagreement) or a
  * run failed (the state file is corrupt, the port is taken); 2 for a bad
  * flag, environment variable, missing peer dependency, a misspelt command
  * (with commander's "Did you mean"), or nothing to check (see `verify` and
- * `conformance`), said on stderr without a stack; 130/143 when SIGINT or
+ * `conformance`; a HAR `replay` cannot read), said on stderr without a stack; 130/143 when SIGINT or
  * SIGTERM interrupts a check. The default command serves the
  * sandbox until SIGTERM or SIGINT (see `serve`); a subcommand ends with
  * commander's `command.error(message, { exitCode })`.
@@ -47,14 +48,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   })
   const withSubcommands = async (root: Command) => {
     // Each subcommand loads what it needs (optional peers included) in its action.
-    const [{ verifyCommand }, { conformanceCommand }, { coverageCommand }] = await Promise.all([
+    const [{ verifyCommand }, { conformanceCommand }, { coverageCommand }, { replayCommand }] = await Promise.all([
       import('../contract-testing/verify-command.ts'),
       import('../contract-testing/conformance/command.ts'),
       import('../contract-testing/coverage-command.ts'),
+      import('../contract-testing/replay/command.ts'),
     ])
     root.addCommand(verifyCommand().exitOverride())
     root.addCommand(conformanceCommand({ onExit: (code) => (exitCode = code) }).exitOverride())
     root.addCommand(coverageCommand().exitOverride())
+    root.addCommand(replayCommand({ onExit: (code) => (exitCode = code) }).exitOverride())
     return root
   }
   // Serving needs none of the subcommands' modules (their rules, schemas and reports): they are
@@ -83,7 +86,7 @@ async function serveFlags(flags: ServeFlags): Promise<number> {
 }
 
 /** The subcommands' names, and the words that show help (which lists them). */
-const subcommandWords = new Set(['verify', 'conformance', 'coverage', 'help', '-h', '--help'])
+const subcommandWords = new Set(['verify', 'conformance', 'coverage', 'replay', 'help', '-h', '--help'])
 
 /** Whether an argument may name a subcommand or ask for help: the subcommands' modules are needed then. */
 function mayNeedSubcommands(argument: string): boolean {

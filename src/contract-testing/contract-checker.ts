@@ -55,6 +55,8 @@ export class ContractChecker {
   readonly #makeAjv: () => Ajv | Ajv2020
   #ajv: Ajv | Ajv2020 | undefined
   readonly #validators = new Map<string, ValidateFunction>()
+  /** What each pointer led to: the document never changes, and a replay asks for the same few thousands of times. */
+  readonly #followed = new Map<string, { value: unknown; pointer: string }>()
 
   constructor(document: object, makeAjv: () => Ajv | Ajv2020) {
     this.document = document as ContractDocument
@@ -219,8 +221,13 @@ export class ContractChecker {
 
   /** The value at a JSON pointer, following local `$ref`s, and the pointer where it was found. */
   #follow<T>(pointer: string): { value: T; pointer: string } {
-    const node = atPointer(this.document, pointer)
-    return isReference(node) ? this.#follow(node.$ref.slice(1)) : { value: node as T, pointer }
+    let found = this.#followed.get(pointer)
+    if (!found) {
+      const node = atPointer(this.document, pointer)
+      found = isReference(node) ? this.#follow(node.$ref.slice(1)) : { value: node, pointer }
+      this.#followed.set(pointer, found)
+    }
+    return found as { value: T; pointer: string }
   }
 }
 

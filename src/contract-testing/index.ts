@@ -4,7 +4,9 @@
  * against the MSW handlers into a pact (these need `@pact-foundation/pact` 17
  * installed next to it); and the conformance rules, which check any provider
  * of the Plant Store API (a real deployment, the sandbox, the MSW handlers)
- * against the contract with nothing but tokens.
+ * against the contract with nothing but tokens; and the replay of recorded
+ * traffic (a HAR) against the contract and the mock, with the world such a
+ * recording started from (`worldFromHar`).
  */
 
 export { conformanceCommand } from './conformance/command.ts'
@@ -53,6 +55,18 @@ export {
   type StateRunner,
   verificationTenantId,
 } from './provider-states.ts'
+export type { Har, HarEntry, HarNameValue } from './replay/har.ts'
+export { ReplayInputError } from './replay/har.ts'
+export {
+  type Disagreement,
+  formatReplayJunit,
+  formatReplayText,
+  type ReplayReport,
+  type ReplaySide,
+} from './replay/report.ts'
+export { type ReplayOptions, replayHar } from './replay/run.ts'
+export type { TokenGrant, TokenMap } from './replay/state.ts'
+export { type WorldFromHarOptions, worldFromHar } from './replay/world-from-har.ts'
 export {
   defaultProviderName,
   type PassThroughVerifierOptions,
