@@ -89,7 +89,11 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'psm-soak-'))
   const readyFileName = join(dir, 'ready.json')
   if (!existsSync(cli)) throw new Error('soak: dist/sandbox is missing; run `npm run build:sandbox` first.')
-  const child = fork(cli, ['--port', '0', '--max-tenants', '1000', '--ready-file', readyFileName], {
+  // No limit of answers per connection: autocannon writes its next request as soon as an answer ends, so when
+  // the sandbox closes a connection after its last answer (by default the 1,000th), that request is never
+  // answered and autocannon pairs every later answer of the connection with the wrong request.
+  const args = ['--port', '0', '--max-tenants', '1000', '--max-requests-per-socket', '0', '--ready-file', readyFileName]
+  const child = fork(cli, args, {
     // As `npm start` runs it: V8's young generation capped at 8 MB semi-spaces (by default it grows to
     // several times that under 50 connections, which is what RSS grew by; the live heap stays ~20 MB).
     execArgv: ['--max-semi-space-size=8', '--expose-gc', '--import', probe],

@@ -187,6 +187,12 @@ export const sandboxFlags: readonly SandboxFlag[] = [
     parse: integer(1, 1_000_000),
   },
   {
+    flags: '--max-requests-per-socket <count>',
+    description:
+      'answers on one connection; the last says Connection: close and the connection is closed (default 1000; 0: no limit)',
+    parse: integer(0, 1_000_000),
+  },
+  {
     flags: '--state-file <file>',
     description: 'keep the whole state in this file: loaded at start, each write on disk before it is answered',
     parse: fileInWritableFolder,

@@ -39,6 +39,7 @@ export interface ServeFlags {
   maxHeldPerTenant?: number
   maxHeld?: number
   maxConnections?: number
+  maxRequestsPerSocket?: number
   stateFile?: string
   readyFile?: string
   webhookUrl?: string

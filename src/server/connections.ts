@@ -67,7 +67,7 @@ export interface ConnectionsOptions {
   readonly held: HeldRequests
   /**
    * The server's `maxRequestsPerSocket`: the last answer a connection may
-   * have says `Connection: close` and the connection closes once it is sent.
+   * have says `Connection: close` and the connection closes once it is sent (0: no limit).
    */
   readonly maxRequestsPerSocket: number
 }
@@ -213,7 +213,7 @@ export class Connections {
     connection.current = res
     this.#idle.delete(socket)
     // Node says `Connection: close` on the last answer but leaves the connection open: this closes it once sent.
-    if (++connection.served >= this.#maxRequests) res.setHeader('connection', 'close')
+    if (++connection.served >= this.#maxRequests && this.#maxRequests > 0) res.setHeader('connection', 'close')
     const next = () => {
       if (connection.current !== res) return
       connection.current = undefined

@@ -36,7 +36,7 @@ export interface StartSandboxOptions extends CreateAppOptions {
   maxConnections?: number
   /**
    * Requests one kept-alive connection may make; the answer to the last says
-   * `Connection: close` (default {@link serverTimeouts.maxRequestsPerSocket}).
+   * `Connection: close` (default {@link serverTimeouts.maxRequestsPerSocket}; 0: no limit).
    */
   maxRequestsPerSocket?: number
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
