@@ -18,7 +18,7 @@ import { PlantStore } from '../src/core/store.ts'
 import { FaultRules } from '../src/faults/fault-rules.ts'
 import { withFaults } from '../src/faults/with-faults.ts'
 import { createHandlers } from '../src/msw/handlers.ts'
-import { createInspector } from '../src/server/inspector.ts'
+import { createInspector } from '../src/server/events/inspector.ts'
 import { compare } from './compare.ts'
 
 const quick = process.argv.includes('--quick')

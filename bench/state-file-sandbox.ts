@@ -3,7 +3,7 @@
  * `node bench/state-file-sandbox.ts <off|log|sqlite> <state file> <ready file> [fixtures.json]`.
  *
  * - `off`: no state file.
- * - `log`: `--state-file` as shipped (the append-only log of src/server/state-file.ts).
+ * - `log`: `--state-file` as shipped (the append-only log of src/server/state-file/state-file.ts).
  * - `sqlite`: the alternative measured against it: the same `record` hook of the store, kept in
  *   `node:sqlite` in WAL mode (`synchronous=FULL`: a commit is on disk before it answers), the
  *   changes of one turn of the event loop in one transaction. Not shipped; see the design notes.

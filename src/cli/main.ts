@@ -1,6 +1,6 @@
 /** The `plant-store-mock` command line: the sandbox server as the default command, and its subcommands. */
 import type { Command, Option } from 'commander'
-import { BatchedDestination } from '../server/request-log.ts'
+import { BatchedDestination } from '../server/events/request-log.ts'
 import { environmentVariable, quickServeFlags, type SandboxFlag, sandboxFlags } from './options.ts'
 import { InvalidFlagValue } from './parsers.ts'
 import type { ServeFlags } from './serve.ts'

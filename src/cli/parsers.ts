@@ -5,7 +5,7 @@
  * commander: a plain start reads its flags without it.
  */
 import { type TenantSpec, worldSchema } from '../core/schemas.ts'
-import { type DelayRange, parseDelay } from '../server/simulation.ts'
+import { type DelayRange, parseDelay } from '../server/simulation/simulation.ts'
 
 // Through getBuiltinModule, not an `import`: the ESM face of a built-in reads every export, which loads more
 // modules at start (node:fs's `promises` brings fs/promises, readline and more; node:net's, BlockList).

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net'
 import { type DestinationStream, type LevelWithSilent, pino } from 'pino'
 import { fixtureTokens } from '../../fixtures/world.ts'
 import type { TenantSpec } from '../core/schemas.ts'
-import type { DelayRange } from '../server/simulation.ts'
+import type { DelayRange } from '../server/simulation/simulation.ts'
 import { type RunningSandbox, startSandbox } from '../server/start-sandbox.ts'
-import type { Webhook } from '../server/webhook.ts'
-import { writeFileAtomically } from '../server/write-file-atomically.ts'
+import type { Webhook } from '../server/events/webhook.ts'
+import { writeFileAtomically } from '../server/state-file/write-file-atomically.ts'
 
 /** The default command's options, as parsed from its flags and environment variables. */
 export interface ServeFlags {
@@ -87,7 +87,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
   const eventLog = pino({ name: 'plant-store-mock', level: logLevel }, stdout)
   // Loaded only when asked for: most sandboxes post no webhooks.
   const webhook: Webhook | undefined = webhookUrl
-    ? new (await import('../server/webhook.ts')).Webhook({ url: webhookUrl, logger: eventLog })
+    ? new (await import('../server/events/webhook.ts')).Webhook({ url: webhookUrl, logger: eventLog })
     : undefined
   let sandbox: RunningSandbox
   try {
@@ -163,7 +163,7 @@ async function startRefusal(
   flags: ServeFlags,
 ): Promise<{ message: string; exitCode: number } | undefined> {
   // Only a state file makes a StateFileError, and then its module is loaded.
-  if (flags.stateFile && error instanceof (await import('../server/state-file.ts')).StateFileError) {
+  if (flags.stateFile && error instanceof (await import('../server/state-file/state-file.ts')).StateFileError) {
     return { message: error.message, exitCode: error.exitCode }
   }
   const where = `${flags.host}:${flags.port}`

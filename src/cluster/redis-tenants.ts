@@ -21,7 +21,7 @@ import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import type { StoreChange, TenantSnapshot } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
-import { maxTenantTtlSeconds } from '../server/tenant-recipe.ts'
+import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
 
 /**
  * The Pub/Sub channel on which claims are announced: `<tenant> <replica>`.

@@ -24,7 +24,7 @@ import {
   type StoreChange,
 } from '../core/store.ts'
 import type { FaultRules, SavedFaultRule } from '../faults/fault-rules.ts'
-import { maxTenantTtlSeconds } from '../server/tenant-recipe.ts'
+import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
 import { RedisTenants, storageUnavailable, type TenantChange, TenantMovedError } from './redis-tenants.ts'
 import { type SignedToken, type TenantRecipe, TenantTokens } from './tenant-tokens.ts'
 

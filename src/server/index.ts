@@ -4,11 +4,11 @@
  */
 
 export { type JournalEntry, RequestJournal, type RequestJournalOptions } from '../core/journal.ts'
-export { toMiddleware } from './adapter.ts'
-export { type AdminOptions, createAdmin } from './admin.ts'
-export { docsRouter, openapiDocument } from './docs.ts'
-export { type CreateAppOptions, createApp, type PlantStoreRouterOptions, plantStoreRouter } from './express-app.ts'
-export { type DelayRange, parseDelay, type SimulationOptions, withSimulation } from './simulation.ts'
+export { toMiddleware } from './express/adapter.ts'
+export { type AdminOptions, createAdmin } from './admin/admin.ts'
+export { docsRouter, openapiDocument } from './docs/docs.ts'
+export { type CreateAppOptions, createApp, type PlantStoreRouterOptions, plantStoreRouter } from './express/express-app.ts'
+export { type DelayRange, parseDelay, type SimulationOptions, withSimulation } from './simulation/simulation.ts'
 export { listen, type RunningSandbox, type StartSandboxOptions, startSandbox } from './start-sandbox.ts'
-export { StateFileError } from './state-file.ts'
-export { Webhook, type WebhookOptions } from './webhook.ts'
+export { StateFileError } from './state-file/state-file.ts'
+export { Webhook, type WebhookOptions } from './events/webhook.ts'

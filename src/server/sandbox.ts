@@ -13,16 +13,16 @@ import type { PlantStore } from '../core/store.ts'
 import { type CreatePlantStoreOptions, createPlantStore } from '../create-plant-store.ts'
 import { FaultRules } from '../faults/fault-rules.ts'
 import { withFaults } from '../faults/with-faults.ts'
-import { sendCoreResponse, toListener } from './adapter.ts'
-import type { AdminOptions, createAdmin } from './admin.ts'
-import { createInspector, type Inspector } from './inspector.ts'
-import { defaultClientShare } from './provisioning-rate.ts'
-import { withReadOnlyWorld } from './read-only-world.ts'
-import { requestLog } from './request-log.ts'
-import { type DelayRange, withSimulation } from './simulation.ts'
-import { defaultTenantIdleMs } from './tenant-lifecycle.ts'
-import { UnsentBytes } from './unsent-bytes.ts'
-import type { Webhook } from './webhook.ts'
+import { sendCoreResponse, toListener } from './express/adapter.ts'
+import type { AdminOptions, createAdmin } from './admin/admin.ts'
+import { createInspector, type Inspector } from './events/inspector.ts'
+import { defaultClientShare } from './admin/provisioning-rate.ts'
+import { withReadOnlyWorld } from './admin/read-only-world.ts'
+import { requestLog } from './events/request-log.ts'
+import { type DelayRange, withSimulation } from './simulation/simulation.ts'
+import { defaultTenantIdleMs } from './admin/tenant-lifecycle.ts'
+import { UnsentBytes } from './connections/unsent-bytes.ts'
+import type { Webhook } from './events/webhook.ts'
 
 export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   /** The store to serve; by default a new one seeded with the fixture world. */
@@ -280,7 +280,7 @@ export function sandboxParts(
   if (replica && !loaded) throw new TypeError('sandboxParts: a cluster replica needs its admin API built at once')
   const admin = loaded
     ? loaded.createAdmin(adminOptions)
-    : builtOnFirstRequest(async () => (await import('./admin.ts')).createAdmin(adminOptions), eventLog)
+    : builtOnFirstRequest(async () => (await import('./admin/admin.ts')).createAdmin(adminOptions), eventLog)
 
   const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
   return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent, held }
@@ -294,7 +294,7 @@ export function sandboxParts(
  * again as soon as they are back, without a restart.
  *
  * @example
- * const app = onDemand(() => import('./express-app.ts'), (error) => log.error({ err: error }, 'load failed'))
+ * const app = onDemand(() => import('./express/express-app.ts'), (error) => log.error({ err: error }, 'load failed'))
  * await app() // loaded once; after a failure, loaded again
  */
 export function onDemand<T>(load: () => Promise<T>, onFailure: (error: unknown) => void): () => Promise<T> {
@@ -354,7 +354,7 @@ function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>, eventLog: 
  * again with the next such request (see {@link onDemand}).
  *
  * @example
- * createServer(sandboxListener(parts, options, async () => (await import('./express-app.ts')).appOf(parts, options)))
+ * createServer(sandboxListener(parts, options, async () => (await import('./express/express-app.ts')).appOf(parts, options)))
  */
 export function sandboxListener(
   parts: SandboxParts,

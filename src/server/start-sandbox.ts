@@ -7,10 +7,10 @@ import { defaultMaxHeld } from '../core/held-requests.ts'
 import { bodyTooLarge } from '../core/http.ts'
 import type { PlantStore, RecordChange } from '../core/store.ts'
 import { contract } from '../generated/contract.ts'
-import { sendCoreResponse } from './adapter.ts'
-import { type ConnectionCounts, Connections, defaultMaxConnections } from './connections.ts'
+import { sendCoreResponse } from './express/adapter.ts'
+import { type ConnectionCounts, Connections, defaultMaxConnections } from './connections/connections.ts'
 import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
-import type { Webhook } from './webhook.ts'
+import type { Webhook } from './events/webhook.ts'
 
 // Through `getBuiltinModule`, not an `import`: the ESM face of `node:http` reads every export, among them
 // the lazy `WebSocket` and `MessageEvent`, which load Node's fetch (undici): 40 ms of start-up for nothing.
@@ -112,7 +112,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   await store.ready // a world that cannot be loaded stops the start here
   // Loaded only with a state file: its reader and schemas are of no use to a sandbox without one.
   const opened = stateFile
-    ? await (await import('./state-file.ts')).StateLog.open(stateFile, {
+    ? await (await import('./state-file/state-file.ts')).StateLog.open(stateFile, {
         generatePlants,
         warn: (message) => (eventLog ? eventLog.warn({ stateFile }, message) : process.emitWarning(message)),
         // As much as provisioning may fill, or the world this sandbox starts with when that is more.
@@ -129,11 +129,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   // Held requests never take more than half the connections: the others stay free for everyone else.
   const maxHeld = options.maxHeld ?? Math.min(defaultMaxHeld, Math.floor(maxConnections / 2))
   // A replica's admin API is built at once (see sandboxParts); any other loads with its first request.
-  const admin = replica ? await import('./admin.ts') : undefined
+  const admin = replica ? await import('./admin/admin.ts') : undefined
   const parts = sandboxParts({ ...options, store, replica, maxHeld }, admin)
   // The sandbox's own pages may be served under the name it listens on.
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
-  const loadApp = async () => (await import('./express-app.ts')).appOf(parts, { ...options, allowedHosts })
+  const loadApp = async () => (await import('./express/express-app.ts')).appOf(parts, { ...options, allowedHosts })
   const maxRequestsPerSocket = options.maxRequestsPerSocket ?? serverTimeouts.maxRequestsPerSocket
   const connections = new Connections({ maxConnections, held: parts.held, maxRequestsPerSocket })
   const listener = sandboxListener(parts, options, loadApp)

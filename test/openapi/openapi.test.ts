@@ -8,7 +8,7 @@ import { operationsOf, type ResponseObject, resolve, type SchemaObject } from '.
 import { maxDelayMs } from '../../src/core/time.ts'
 import { faultKinds, ruleLimits } from '../../src/faults/rule.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
-import { maxTenantTtlSeconds } from '../../src/server/tenant-recipe.ts'
+import { maxTenantTtlSeconds } from '../../src/server/admin/tenant-recipe.ts'
 import { openapi, sandboxOpenapi } from '../support/contract.ts'
 
 const contractPath = new URL('../../contracts/openapi.yaml', import.meta.url).pathname

@@ -11,7 +11,7 @@ import { pino } from 'pino'
 import { fixtureTokens } from 'plant-store-mock'
 import { createApp, type RunningSandbox, startSandbox } from 'plant-store-mock/server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BatchedDestination } from '../../src/server/request-log.ts'
+import { BatchedDestination } from '../../src/server/events/request-log.ts'
 import { bearer, type Listening, listen } from './support.ts'
 
 const { acme } = fixtureTokens

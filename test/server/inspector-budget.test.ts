@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { inspectorLimits } from '../../src/server/inspector.ts'
+import { inspectorLimits } from '../../src/server/events/inspector.ts'
 import { openEventStream } from './event-stream.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer } from './support.ts'

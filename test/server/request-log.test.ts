@@ -8,7 +8,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type DestinationStream, type LoggerOptions, pino } from 'pino'
 import { afterEach, describe, expect, test } from 'vitest'
-import { requestLog } from '../../src/server/request-log.ts'
+import { requestLog } from '../../src/server/events/request-log.ts'
 
 /** A destination that keeps every line written to it. */
 function capture(): DestinationStream & { lines: string[] } {

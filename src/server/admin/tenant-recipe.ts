@@ -5,12 +5,12 @@
  * contract's.
  */
 import { z } from 'zod'
-import { type CoreRequest, readBodyWithinLimit } from '../core/http.ts'
-import { exactPlantsSchema } from '../core/schemas.ts'
-import type { ProvisionOptions } from '../core/store.ts'
-import { invalidField, refuseUnknownNames } from '../core/unknown-names.ts'
-import { checkContentType, parseJsonObject } from '../core/validation.ts'
-import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+import { type CoreRequest, readBodyWithinLimit } from '../../core/http.ts'
+import { exactPlantsSchema } from '../../core/schemas.ts'
+import type { ProvisionOptions } from '../../core/store.ts'
+import { invalidField, refuseUnknownNames } from '../../core/unknown-names.ts'
+import { checkContentType, parseJsonObject } from '../../core/validation.ts'
+import { sandboxContractDocument } from '../../generated/sandbox-contract-document.ts'
 
 /** The longest time-to-live of a provisioned tenant, in seconds: the sandbox contract's (a day). */
 export const maxTenantTtlSeconds: number =

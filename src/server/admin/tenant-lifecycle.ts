@@ -3,9 +3,9 @@
  * that removes provisioned tenants once their time-to-live has passed, and
  * the readiness answer (`GET /__sandbox/ready`).
  */
-import type { Replica } from '../cluster/replica.ts'
-import { type CoreResponse, jsonResponse } from '../core/http.ts'
-import type { PlantStore } from '../core/store.ts'
+import type { Replica } from '../../cluster/replica.ts'
+import { type CoreResponse, jsonResponse } from '../../core/http.ts'
+import type { PlantStore } from '../../core/store.ts'
 
 /** How long a provisioned tenant must go unused before it may be evicted to make room: 10 minutes. */
 export const defaultTenantIdleMs = 600_000

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { bearerToken, signIn } from '../core/auth.ts'
-import { writesPlants } from '../core/core.ts'
-import type { TenantCoverage } from '../core/coverage.ts'
-import { errorResponse, renderError } from '../core/errors.ts'
-import type { JournalEntry, RequestJournal } from '../core/journal.ts'
-import type { PlantStore } from '../core/store.ts'
-import type { FaultRules } from '../faults/fault-rules.ts'
-import { requestHeader, sendCoreResponse } from './adapter.ts'
-import { answeredUndeclared } from './undeclared.ts'
+import { bearerToken, signIn } from '../../core/auth.ts'
+import { writesPlants } from '../../core/core.ts'
+import type { TenantCoverage } from '../../core/coverage.ts'
+import { errorResponse, renderError } from '../../core/errors.ts'
+import type { JournalEntry, RequestJournal } from '../../core/journal.ts'
+import type { PlantStore } from '../../core/store.ts'
+import type { FaultRules } from '../../faults/fault-rules.ts'
+import { requestHeader, sendCoreResponse } from '../express/adapter.ts'
+import { answeredUndeclared } from '../admin/undeclared.ts'
 
 export interface InspectorOptions {
   store: PlantStore

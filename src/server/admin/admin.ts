@@ -5,11 +5,11 @@
  * beside it: the tenant recipe, the admin key, the tenants' expiry and the
  * readiness answer, the provisioning rate.
  */
-import type { Replica } from '../cluster/replica.ts'
-import { signIn } from '../core/auth.ts'
-import type { PlantStoreHandler } from '../core/core.ts'
-import type { TenantCoverage } from '../core/coverage.ts'
-import { echoed, PlantStoreError, renderError } from '../core/errors.ts'
+import type { Replica } from '../../cluster/replica.ts'
+import { signIn } from '../../core/auth.ts'
+import type { PlantStoreHandler } from '../../core/core.ts'
+import type { TenantCoverage } from '../../core/coverage.ts'
+import { echoed, PlantStoreError, renderError } from '../../core/errors.ts'
 import {
   type CoreRequest,
   type CoreResponse,
@@ -17,19 +17,19 @@ import {
   jsonResponse,
   noContent,
   readBodyWithinLimit,
-} from '../core/http.ts'
-import type { RequestJournal } from '../core/journal.ts'
-import { parseJournalQuery } from '../core/journal-query.ts'
-import { keyedQueue } from '../core/keyed-queue.ts'
-import { randomSeed } from '../core/random.ts'
-import { ContractRouter, type HeadOperationId, headOf } from '../core/router.ts'
-import type { Scope } from '../core/schemas.ts'
-import type { PlantStore, ProvisionedTenant, ProvisionOptions } from '../core/store.ts'
-import { checkContentType, parseJsonObject, parseLimit } from '../core/validation.ts'
-import type { FaultRules } from '../faults/fault-rules.ts'
-import { parseFaultRule } from '../faults/rule.ts'
-import { sandboxContract } from '../generated/sandbox-contract.ts'
-import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
+} from '../../core/http.ts'
+import type { RequestJournal } from '../../core/journal.ts'
+import { parseJournalQuery } from '../../core/journal-query.ts'
+import { keyedQueue } from '../../core/keyed-queue.ts'
+import { randomSeed } from '../../core/random.ts'
+import { ContractRouter, type HeadOperationId, headOf } from '../../core/router.ts'
+import type { Scope } from '../../core/schemas.ts'
+import type { PlantStore, ProvisionedTenant, ProvisionOptions } from '../../core/store.ts'
+import { checkContentType, parseJsonObject, parseLimit } from '../../core/validation.ts'
+import type { FaultRules } from '../../faults/fault-rules.ts'
+import { parseFaultRule } from '../../faults/rule.ts'
+import { sandboxContract } from '../../generated/sandbox-contract.ts'
+import { sandboxContractDocument } from '../../generated/sandbox-contract-document.ts'
 import { adminKeyCheck } from './admin-key.ts'
 import { clientOf, defaultClientShare, ProvisioningRate } from './provisioning-rate.ts'
 import { refuseSharedWrite } from './read-only-world.ts'

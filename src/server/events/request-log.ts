@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Writable } from 'node:stream'
 import { type DestinationStream, type Logger, symbols } from 'pino'
-import { requestIdSyntax } from '../core/http.ts'
-import { nonSecretId } from '../core/random.ts'
+import { requestIdSyntax } from '../../core/http.ts'
+import { nonSecretId } from '../../core/random.ts'
 
-export { requestIdSyntax } from '../core/http.ts'
+export { requestIdSyntax } from '../../core/http.ts'
 
 /**
  * Request ids unique to this process without a random draw per request: a

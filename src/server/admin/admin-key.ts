@@ -4,8 +4,8 @@
  * was started with `--admin-key`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { PlantStoreError } from '../core/errors.ts'
-import type { CoreRequest } from '../core/http.ts'
+import { PlantStoreError } from '../../core/errors.ts'
+import type { CoreRequest } from '../../core/http.ts'
 
 /** A fixed-length digest, so that comparing keys in constant time does not depend on their lengths. */
 function digest(key: string): Buffer {

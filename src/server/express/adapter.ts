@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { PlantStoreHandler } from '../core/core.ts'
-import { PlantStoreError, renderError } from '../core/errors.ts'
-import { type CoreRequest, type CoreResponse, LimitedBody, maxBodyPieces } from '../core/http.ts'
-import { contract } from '../generated/contract.ts'
-import type { UnsentBytes } from './unsent-bytes.ts'
+import type { PlantStoreHandler } from '../../core/core.ts'
+import { PlantStoreError, renderError } from '../../core/errors.ts'
+import { type CoreRequest, type CoreResponse, LimitedBody, maxBodyPieces } from '../../core/http.ts'
+import { contract } from '../../generated/contract.ts'
+import type { UnsentBytes } from '../connections/unsent-bytes.ts'
 
 /**
  * Translates a Node/Express request into a {@link CoreRequest}: the method,

@@ -10,11 +10,11 @@ import {
   type OutcomeListener,
   type PlantStoreHandler,
   writesPlants,
-} from '../core/core.ts'
-import { challenge, PlantStoreError, renderError } from '../core/errors.ts'
-import { madeUpOutcome } from '../core/made-up-answers.ts'
-import type { PlantStore } from '../core/store.ts'
-import { contract } from '../generated/contract.ts'
+} from '../../core/core.ts'
+import { challenge, PlantStoreError, renderError } from '../../core/errors.ts'
+import { madeUpOutcome } from '../../core/made-up-answers.ts'
+import type { PlantStore } from '../../core/store.ts'
+import { contract } from '../../generated/contract.ts'
 
 /**
  * Throws `insufficient_scope` (403) when the tenant belongs to a read-only

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { invalidRequest, renderError } from '../core/errors.ts'
-import type { CoreRequest } from '../core/http.ts'
-import { refuseUnknownNames } from '../core/unknown-names.ts'
-import { sandboxContract } from '../generated/sandbox-contract.ts'
-import { requestHeader, sendCoreResponse } from './adapter.ts'
+import { invalidRequest, renderError } from '../../core/errors.ts'
+import type { CoreRequest } from '../../core/http.ts'
+import { refuseUnknownNames } from '../../core/unknown-names.ts'
+import { sandboxContract } from '../../generated/sandbox-contract.ts'
+import { requestHeader, sendCoreResponse } from '../express/adapter.ts'
 
 /** The id of an operation of the sandbox control API, e.g. `listFaults`. */
 export type SandboxOperationId = keyof typeof sandboxContract.operations

@@ -17,18 +17,18 @@ import { createReadStream } from 'node:fs'
 import { type FileHandle, open, readlink, realpath, rm } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { z } from 'zod'
-import { PlantStoreError } from '../core/errors.ts'
-import { largestMaxTenants, largestQuota } from '../core/limits.ts'
-import { formatBytes, plantCost } from '../core/plant-budget.ts'
+import { PlantStoreError } from '../../core/errors.ts'
+import { largestMaxTenants, largestQuota } from '../../core/limits.ts'
+import { formatBytes, plantCost } from '../../core/plant-budget.ts'
 import {
   type CheckedTenantSpec,
   plantSchema,
   type StoredPlant,
   snapshotSchema,
   tenantSpecSchema,
-} from '../core/schemas.ts'
-import type { PlantGenerator, RecordChange, RecordedChange, SavedTenant } from '../core/store.ts'
-import { contract } from '../generated/contract.ts'
+} from '../../core/schemas.ts'
+import type { PlantGenerator, RecordChange, RecordedChange, SavedTenant } from '../../core/store.ts'
+import { contract } from '../../generated/contract.ts'
 import { lockStateFile, type StateFileLock } from './state-file-lock.ts'
 import { createTemporaryBeside, putInPlace, writeFully } from './write-file-atomically.ts'
 

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import type { Document } from 'yaml'
-import { sandboxContractDocument } from '../generated/sandbox-contract-document.ts'
-import { unavailable } from './sandbox.ts'
-import { answeredUndeclared } from './undeclared.ts'
+import { sandboxContractDocument } from '../../generated/sandbox-contract-document.ts'
+import { unavailable } from '../sandbox.ts'
+import { answeredUndeclared } from '../admin/undeclared.ts'
 
 const require = createRequire(import.meta.url)
 

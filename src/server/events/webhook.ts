@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
-import type { OutcomeListener } from '../core/core.ts'
-import { type StoredPlant, toPlant } from '../core/schemas.ts'
-import { sleep } from '../core/time.ts'
+import type { OutcomeListener } from '../../core/core.ts'
+import { type StoredPlant, toPlant } from '../../core/schemas.ts'
+import { sleep } from '../../core/time.ts'
 
 export interface WebhookOptions {
   /** Where each created plant is posted. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { HeldRequests } from '../core/held-requests.ts'
-import { gatherBody } from './adapter.ts'
+import type { HeldRequests } from '../../core/held-requests.ts'
+import { gatherBody } from '../express/adapter.ts'
 
 // Through getBuiltinModule, not an `import`: the ESM face of node:fs reads every export, which loads fs/promises,
 // readline and more at start.

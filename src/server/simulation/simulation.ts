@@ -1,10 +1,10 @@
-import { callerOf, matchRoute, type PlantStoreHandler } from '../core/core.ts'
-import { renderError } from '../core/errors.ts'
-import { HeldRequests } from '../core/held-requests.ts'
-import { type CoreRequest, type CoreResponse, withHeaders } from '../core/http.ts'
-import { madeUpStatus, preferredStatus } from '../core/made-up-answers.ts'
-import type { PlantStore } from '../core/store.ts'
-import { maxDelayMs } from '../core/time.ts'
+import { callerOf, matchRoute, type PlantStoreHandler } from '../../core/core.ts'
+import { renderError } from '../../core/errors.ts'
+import { HeldRequests } from '../../core/held-requests.ts'
+import { type CoreRequest, type CoreResponse, withHeaders } from '../../core/http.ts'
+import { madeUpStatus, preferredStatus } from '../../core/made-up-answers.ts'
+import type { PlantStore } from '../../core/store.ts'
+import { maxDelayMs } from '../../core/time.ts'
 
 /** A delay in milliseconds: fixed when `min === max`, otherwise uniform in `[min, max]`. */
 export interface DelayRange {

@@ -8,20 +8,20 @@ import express, {
   type Router,
 } from 'express'
 import type { Logger } from 'pino'
-import { isApiPath } from '../core/core.ts'
-import { echoed, errorResponse, renderError } from '../core/errors.ts'
+import { isApiPath } from '../../core/core.ts'
+import { echoed, errorResponse, renderError } from '../../core/errors.ts'
 import { sendCoreResponse, toMiddleware } from './adapter.ts'
-import { docsRouter, sandboxContractMiddleware } from './docs.ts'
-import { requestLog } from './request-log.ts'
+import { docsRouter, sandboxContractMiddleware } from '../docs/docs.ts'
+import { requestLog } from '../events/request-log.ts'
 import {
   type CreateAppOptions,
   corsOptions,
   type PlantStoreRouterOptions,
   type SandboxParts,
   sandboxParts,
-} from './sandbox.ts'
+} from '../sandbox.ts'
 
-export type { CreateAppOptions, PlantStoreRouterOptions } from './sandbox.ts'
+export type { CreateAppOptions, PlantStoreRouterOptions } from '../sandbox.ts'
 
 /**
  * The whole sandbox as a mountable Express router: the Plant Store API

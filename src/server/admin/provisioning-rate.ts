@@ -1,4 +1,4 @@
-import { PlantStoreError } from '../core/errors.ts'
+import { PlantStoreError } from '../../core/errors.ts'
 
 /**
  * The share of the sandbox-wide budgets one client may take, by default: a
