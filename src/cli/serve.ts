@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { type DestinationStream, type LevelWithSilent, pino } from 'pino'
 import { fixtureTokens } from '../../fixtures/world.ts'
 import type { TenantSpec } from '../core/schemas.ts'
+import type { Webhook } from '../server/events/webhook.ts'
 import type { DelayRange } from '../server/simulation/simulation.ts'
 import { type RunningSandbox, startSandbox } from '../server/start-sandbox.ts'
-import type { Webhook } from '../server/events/webhook.ts'
 import { writeFileAtomically } from '../server/state-file/write-file-atomically.ts'
 
 /** The default command's options, as parsed from its flags and environment variables. */

@@ -7,10 +7,10 @@ import { defaultMaxHeld } from '../core/held-requests.ts'
 import { bodyTooLarge } from '../core/http.ts'
 import type { PlantStore, RecordChange } from '../core/store.ts'
 import { contract } from '../generated/contract.ts'
-import { sendCoreResponse } from './express/adapter.ts'
 import { type ConnectionCounts, Connections, defaultMaxConnections } from './connections/connections.ts'
-import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
 import type { Webhook } from './events/webhook.ts'
+import { sendCoreResponse } from './express/adapter.ts'
+import { type CreateAppOptions, sandboxListener, sandboxParts, sandboxStore } from './sandbox.ts'
 
 // Through `getBuiltinModule`, not an `import`: the ESM face of `node:http` reads every export, among them
 // the lazy `WebSocket` and `MessageEvent`, which load Node's fetch (undici): 40 ms of start-up for nothing.

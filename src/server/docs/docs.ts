@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import type { Document } from 'yaml'
 import { sandboxContractDocument } from '../../generated/sandbox-contract-document.ts'
-import { unavailable } from '../sandbox.ts'
 import { answeredUndeclared } from '../admin/undeclared.ts'
+import { unavailable } from '../sandbox.ts'
 
 const require = createRequire(import.meta.url)
 

@@ -6,8 +6,8 @@ import { errorResponse, renderError } from '../../core/errors.ts'
 import type { JournalEntry, RequestJournal } from '../../core/journal.ts'
 import type { PlantStore } from '../../core/store.ts'
 import type { FaultRules } from '../../faults/fault-rules.ts'
-import { requestHeader, sendCoreResponse } from '../express/adapter.ts'
 import { answeredUndeclared } from '../admin/undeclared.ts'
+import { requestHeader, sendCoreResponse } from '../express/adapter.ts'
 
 export interface InspectorOptions {
   store: PlantStore

@@ -10,7 +10,6 @@ import express, {
 import type { Logger } from 'pino'
 import { isApiPath } from '../../core/core.ts'
 import { echoed, errorResponse, renderError } from '../../core/errors.ts'
-import { sendCoreResponse, toMiddleware } from './adapter.ts'
 import { docsRouter, sandboxContractMiddleware } from '../docs/docs.ts'
 import { requestLog } from '../events/request-log.ts'
 import {
@@ -20,6 +19,7 @@ import {
   type SandboxParts,
   sandboxParts,
 } from '../sandbox.ts'
+import { sendCoreResponse, toMiddleware } from './adapter.ts'
 
 export type { CreateAppOptions, PlantStoreRouterOptions } from '../sandbox.ts'
 
