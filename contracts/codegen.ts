@@ -17,7 +17,6 @@ import openapiTS, { astToString } from 'openapi-typescript'
 import { parse } from 'yaml'
 import {
   atPointer,
-  type ContractOperation,
   type OpenApiDocument,
   type OperationObject,
   operationsOf,
@@ -26,6 +25,7 @@ import {
   type SchemaObject,
 } from '../src/core/openapi.ts'
 import { generateAnswers } from './codegen-answers.ts'
+import { generateInputs } from './codegen-inputs.ts'
 import { fillPlantStoreRoutes } from './sandbox-routes.ts'
 
 const contractUrl = new URL('./openapi.yaml', import.meta.url)
@@ -57,21 +57,6 @@ function boundsOf(schema: SchemaObject): Partial<Record<(typeof boundKeys)[numbe
   return Object.fromEntries(boundKeys.flatMap((key) => (schema[key] === undefined ? [] : [[key, schema[key]]])))
 }
 
-/**
- * The schema of a parameter by name and place. Every operation that takes
- * it must declare the same schema: a contract where two differ is refused
- * here, rather than one of them being enforced for both.
- */
-function parameter(operations: readonly ContractOperation[], name: string, place: 'path' | 'query'): SchemaObject {
-  const schemas = operations.flatMap(({ parameters }) =>
-    parameters.flatMap((p) => (p.name === name && p.in === place && p.schema ? [p.schema] : [])),
-  )
-  const [first, ...others] = schemas
-  const differs = others.find((schema) => JSON.stringify(schema) !== JSON.stringify(first))
-  if (differs) throw new Error(`contracts/openapi.yaml gives the "${name}" ${place} parameter two different schemas`)
-  return required(first as SchemaObject | undefined, `the "${name}" ${place} parameter`)
-}
-
 /** Returns the generated files as `{ fileName: contents }`, without writing them. */
 export async function generate(): Promise<Record<string, string>> {
   const text = await readFile(contractUrl, 'utf8')
@@ -80,36 +65,27 @@ export async function generate(): Promise<Record<string, string>> {
   const types = astToString(await openapiTS(text))
 
   const operations = operationsOf(document)
-  // Each property of NewPlant with the bounds the core enforces on it (name, tag, id today): a new field of the
-  // body comes out here by itself; a field named like one of the other constants below is refused.
+  // Each property of NewPlant with the bounds the core enforces on it: a new field of the body comes out here by
+  // itself; a field named like one of the other constants below is refused. Parameters are contract-inputs.ts's.
   const newPlant = required(document.components.schemas.NewPlant?.properties, 'NewPlant')
   const fields = Object.fromEntries(
     Object.entries(newPlant).map(([field, schema]) => [field, boundsOf(resolve(document, schema))]),
   )
-  const pathId = parameter(operations, 'id', 'path')
-  const limit = parameter(operations, 'limit', 'query')
   const bodyLimits = operations.flatMap(({ operation }) =>
     operation.requestBody ? (resolve(document, operation.requestBody)['x-max-body-bytes'] ?? []) : [],
   )
 
-  const constants = {
+  const others = {
     version: document.info.version,
     scopes: Object.keys(required(document.components.securitySchemes.bearerAuth['x-scopes'], 'x-scopes')),
     operations: Object.fromEntries(
       operations.map(({ operationId, method, path, scopes }) => [operationId, { method, path, scopes }]),
     ),
-    ...fields,
-    pathId: {
-      minimum: required(pathId.minimum, 'path id minimum'),
-      maximum: required(pathId.maximum, 'path id maximum'),
-    },
-    limit: { minimum: required(limit.minimum, 'limit.minimum'), maximum: required(limit.maximum, 'limit.maximum') },
     maxBodyBytes: required(bodyLimits[0], 'x-max-body-bytes'),
     defaultQuota: required(document.components.responses.QuotaExceeded?.['x-default-quota'], 'x-default-quota'),
   }
-  const clash = Object.keys(fields).find((field) =>
-    ['version', 'scopes', 'operations', 'pathId', 'limit', 'maxBodyBytes', 'defaultQuota'].includes(field),
-  )
+  const clash = Object.keys(fields).find((field) => Object.hasOwn(others, field))
+  const constants = { ...others, ...fields }
   if (clash)
     throw new Error(`NewPlant's field "${clash}" clashes with a generated constant: rename the constant in codegen`)
 
@@ -134,6 +110,7 @@ export async function generate(): Promise<Record<string, string>> {
     'openapi.ts': banner + types,
     'contract.ts': `${banner}/** The numbers and scopes of the contract, as the core enforces them. */\nexport const contract = ${JSON.stringify(constants, null, 2)} as const\n`,
     'contract-answers.ts': generateAnswers(document, banner),
+    'contract-inputs.ts': generateInputs(document, banner),
     'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
 }

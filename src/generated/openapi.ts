@@ -66,15 +66,15 @@ export interface components {
             tag?: string;
         };
         NewPlant: {
-            /** @description Name of the plant, 1 to 256 characters (not trimmed). */
-            name: string;
-            /** @description Tag to specify the type, at most 256 characters; `null` is treated as absent. */
-            tag?: string | null;
             /**
              * Format: int64
              * @description Identification number of the plant, unique within the caller's tenant.
              */
             id: number;
+            /** @description Name of the plant, 1 to 256 characters (not trimmed). */
+            name: string;
+            /** @description Tag to specify the type, at most 256 characters; `null` is treated as absent. */
+            tag?: string | null;
         };
         Error: {
             /**
