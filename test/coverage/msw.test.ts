@@ -120,9 +120,9 @@ describe('coverage.report()', () => {
     expect(response(report, 'addPlant', 400)?.conditions).toEqual([
       { condition: 'Prefer', hits: 0 },
       { condition: 'body', hits: 1 },
+      { condition: 'id', hits: 1 },
       { condition: 'name', hits: 2 },
       { condition: 'tag', hits: 0 },
-      { condition: 'id', hits: 1 },
     ])
     expect(response(report, 'listPlants', 400)?.conditions).toEqual([
       { condition: 'limit', hits: 1 },
@@ -233,7 +233,7 @@ describe('coverage.check()', () => {
       'addPlant 409 was never answered.',
       'listPlants 401 (expired token) was never answered.',
       '"addPlant 418" is not an answer the contract declares (write "<operationId> <status> [condition]").',
-      '"addPlant 400 colour": addPlant 400 has no condition "colour" (it has: Prefer, body, name, tag, id).',
+      '"addPlant 400 colour": addPlant 400 has no condition "colour" (it has: Prefer, body, id, name, tag).',
     ])
     expect((failure as Error).message).toContain(
       `Plant Store contract coverage is below the threshold:\n  - ${share(1).percent} %`,
