@@ -1,19 +1,12 @@
 import { contract } from '../generated/contract.ts'
 import { contractInputs } from '../generated/contract-inputs.ts'
 import { authenticate, authorize } from './auth.ts'
-import { PlantStoreError, renderError } from './errors.ts'
-import {
-  bytesResponse,
-  type CoreRequest,
-  type CoreResponse,
-  jsonHeaders,
-  jsonResponse,
-  noContent,
-  readBodyWithinLimit,
-} from './http.ts'
+import { renderError } from './errors.ts'
+import { type CoreRequest, type CoreResponse, readBodyWithinLimit } from './http.ts'
 import { type Inputs, parseBody, parseParameters } from './inputs.ts'
-import { ContractRouter, type Dispatch, type HeadOperationId, headOf, type Route } from './router.ts'
-import { type StoredPlant, toPlant } from './schemas.ts'
+import { type CoreOperationId, type Operation, type OperationId, operations, type Trace } from './operations/index.ts'
+import { ContractRouter, type Dispatch, headOf, type Route } from './router.ts'
+import type { StoredPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { checkContentType } from './validation.ts'
 
@@ -24,8 +17,7 @@ import { checkContentType } from './validation.ts'
  */
 export type PlantStoreHandler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>
 
-/** The id of an operation of the contract, e.g. `listPlants`. */
-export type OperationId = keyof typeof contract.operations
+export type { OperationId } from './operations/index.ts'
 
 /** What became of one request: the one event the journal, webhooks and inspectors subscribe to. */
 export interface Outcome {
@@ -47,56 +39,6 @@ export type OutcomeListener = (outcome: Outcome) => void
 export interface CoreOptions {
   /** Called after every answer, e.g. to journal requests per tenant. */
   onOutcome?: OutcomeListener
-}
-
-/** What an operation learns while it runs, for the {@link Outcome}. */
-interface Trace {
-  operation?: OperationId
-  principal?: Principal
-  requestBody?: Uint8Array
-  plant?: StoredPlant
-}
-
-/** The operations the core answers itself: every one of the contract but its HEADs, which the router derives from GET. */
-type CoreOperationId = Exclude<OperationId, HeadOperationId<typeof contract.operations>>
-
-/**
- * An operation: what its inputs mean. Its inputs come checked against the
- * contract (`inputs.ts`): parameters by place and name, typed by their
- * schemas, and the body, parsed; the operation never checks a value again.
- */
-type Operation<Id extends CoreOperationId> = (
-  store: PlantStore,
-  principal: Principal,
-  inputs: Inputs<Id>,
-  request: CoreRequest,
-  trace: Trace,
-) => CoreResponse | Promise<CoreResponse>
-
-type Operations = { readonly [Id in CoreOperationId]: Operation<Id> }
-
-const operations: Operations = {
-  listPlants: (store, principal, { query: { limit } }, request) => {
-    // The tenant's list as JSON bytes, kept up to date by its writes: a list is views of them.
-    const list = store.encodedList(principal.tenantId)
-    if (request.method === 'HEAD') {
-      return { status: 200, headers: { ...jsonHeaders, 'content-length': String(list.byteLength(limit)) }, body: null }
-    }
-    // The list goes out as the bytes the tenant keeps: encoding it per answer made megabytes of garbage each time.
-    return bytesResponse(200, jsonHeaders, list.chunks(limit))
-  },
-  addPlant: async (store, principal, { body }, _request, trace) => {
-    trace.plant = await store.addPlant(principal.tenantId, body)
-    return jsonResponse(200, toPlant(trace.plant))
-  },
-  deletePlant: (store, principal, { path: { id } }, _request, trace) => {
-    const deleted = (plant: StoredPlant | undefined) => {
-      trace.plant = plant
-      if (!plant) throw new PlantStoreError('not_found', `No plant with id ${id} exists.`)
-      return noContent
-    }
-    return store.deletePlant(principal.tenantId, id).then(deleted)
-  },
 }
 
 /**
