@@ -167,7 +167,7 @@ describe('POST /plants', () => {
     expect(answer.status).toBe(200)
   })
 
-  test('accepts names of 1 and 256 characters, counting code points', async () => {
+  test('accepts a name of 1 or 256 characters and a tag of 256, counting code points', async () => {
     expect((await call('POST', '/plants', { token: acme.write, json: { id: 201, name: 'a' } })).status).toBe(200)
     expect(
       (await call('POST', '/plants', { token: acme.write, json: { id: 202, name: '🌵'.repeat(256) } })).status,
