@@ -191,9 +191,14 @@ const inputs: Input[] = [
 const present: Record<Part, (input: Input) => boolean> = {
   // The operation reads it: its own file names it (a declared parameter it never names is ignored).
   core: ({ operation, word: name }) => word(name).test(operationSource(operation)),
-  'behaviour test': ({ operation, word: name }) => {
+  // A test of its operation's block whose title names it: a query parameter as it is sent (`limit=`), anything
+  // else as a word.
+  'behaviour test': ({ operation, word: name, key }) => {
     const { method, path } = contract.operations[operation]
-    return (titlesByBlock.get(`${method} ${path}`) ?? []).some((title) => word(name).test(title))
+    const named = key.includes(' query ')
+      ? (title: string) => title.includes(`${name}=`)
+      : (title: string) => word(name).test(title)
+    return (titlesByBlock.get(`${method} ${path}`) ?? []).some(named)
   },
   // A rule about it: its clause starts with `operationId, name`, `Schema.field` or `operationId status`; a status of
   // a shared response may be judged for every operation by a rule whose clause starts with the response's name.
@@ -237,7 +242,7 @@ const nextStep: Record<Input['kind'], Record<Part, string>> = {
   parameter: {
     core: 'step 2: say what it means in the operation’s own file, src/core/operations/<operation-id>.ts (read it from the inputs the core checked; its values need no check of yours)',
     'behaviour test':
-      "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names it and shows what it does",
+      "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ that shows what it does, its title naming it as sent (`name=`) or, in a path, as a word",
     rule: "step 4: a conformance rule whose clause starts with 'operationId, name' (src/contract-testing/conformance/rules/)",
     corpus:
       'step 5: the corpus sends what src/contract-testing/boundaries.ts derives for it; check that test/reliability/corpus.ts sends every operation',
