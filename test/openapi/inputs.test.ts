@@ -41,27 +41,19 @@ interface Input {
   readonly parts: readonly Part[]
 }
 
+/** The sandbox's `Prefer` header, which every operation declares: the core never sees it. */
+const preferExemption: Readonly<Record<Part, string>> = {
+  core: 'The sandbox answers Prefer before the core runs (src/server/simulation.ts); the msw handlers ignore it.',
+  'behaviour test':
+    'Sandbox only: src/server/simulation.test.ts, test/server/simulation-auth.test.ts and test/faults/made-up-answers.test.ts drive it.',
+  rule: 'A provider need not simulate: Prefer is the sandbox’s own tool, not a rule of the Plant Store.',
+  corpus: 'The corpus’s Prefer cases (via: sandbox) send it to every operation; its values have no schema bounds.',
+}
+
 /** What an input may go without, and why: a written exemption, by the input's key. */
-const exemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
+const writtenExemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
   ...Object.fromEntries(
-    ['listPlants', 'headPlants', 'addPlant', 'deletePlant'].map((operation) => [
-      `${operation} header Prefer`,
-      {
-        core: 'The sandbox answers Prefer before the core runs (src/server/prefer.ts); the msw handlers ignore it.',
-        'behaviour test': 'Sandbox only: test/server/simulation-auth.test.ts and test/faults drive Prefer over HTTP.',
-        rule: 'A provider need not simulate: Prefer is the sandbox’s own tool, not a rule of the Plant Store.',
-        corpus:
-          'The corpus’s Prefer cases (via: sandbox) send it to every operation; its values have no schema bounds.',
-      },
-    ]),
-  ),
-  'headPlants query limit': {
-    'behaviour test': 'HEAD is its GET without the body: test/server/head.test.ts and list-lengths.test.ts send limit.',
-    rule: 'HEAD is its GET: the limit rules of listPlants judge the same parameter.',
-    corpus: 'The corpus sends no HEAD (no body to check); the GET cases cover the same parameter.',
-  },
-  ...Object.fromEntries(
-    ['listPlants', 'headPlants', 'addPlant', 'deletePlant'].flatMap((operation) => [
+    ['listPlants', 'addPlant', 'deletePlant'].flatMap((operation) => [
       [
         `${operation} 401`,
         {
@@ -78,16 +70,6 @@ const exemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
       ],
     ]),
   ),
-  'headPlants 401': {
-    'behaviour test': 'HEAD is its GET without the body: test/server/head.test.ts.',
-    rule: 'HEAD is its GET: the Unauthorized rules judge the same answer.',
-    corpus: 'The corpus sends no HEAD (no body to check); the GET cases cover the same answer.',
-  },
-  'headPlants 403': {
-    'behaviour test': 'HEAD is its GET without the body: test/server/head.test.ts.',
-    rule: 'HEAD is its GET; a provider gives no token that lacks plants:read but can list (see listPlants 403).',
-    corpus: 'The corpus sends no HEAD (no body to check); the GET cases cover the same answer.',
-  },
   ...Object.fromEntries(
     ['addPlant', 'deletePlant'].map((operation) => [
       `${operation} 503`,
@@ -151,7 +133,12 @@ const corpusCases = hostileCorpus.map((testCase) => {
 })
 
 const document = contractDocument as unknown as Parameters<typeof operationsOf>[0]
-const inputs: Input[] = [
+
+/** A HEAD is its GET without the body: its GET's tests, rules and corpus cases stand for it; its GET's file reads it. */
+const isHead = (operation: string) =>
+  contract.operations[operation as keyof typeof contract.operations].method === 'HEAD'
+
+const allInputs: Input[] = [
   ...declaredParameters().map(({ operation, parameter }) => ({
     key: `${operation} ${parameter.in} ${parameter.name}`,
     operation,
@@ -186,6 +173,21 @@ const inputs: Input[] = [
       })),
   ),
 ]
+const inputs: Input[] = allInputs.flatMap((input) => {
+  if (!isHead(input.operation)) return [input]
+  const parts = input.parts.filter((part) => part === 'core')
+  return parts.length > 0 ? [{ ...input, parts }] : []
+})
+
+/** Every exemption: the written ones, and `Prefer`'s for each operation that declares it. */
+const exemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
+  ...Object.fromEntries(
+    inputs
+      .filter(({ key }) => key.endsWith(' header Prefer'))
+      .map(({ key, parts }) => [key, Object.fromEntries(parts.map((part) => [part, preferExemption[part]]))]),
+  ),
+  ...writtenExemptions,
+}
 
 /** Whether each part is there for an input. */
 const present: Record<Part, (input: Input) => boolean> = {
