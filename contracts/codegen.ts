@@ -62,7 +62,8 @@ export async function generate(): Promise<Record<string, string>> {
   const text = await readFile(contractUrl, 'utf8')
   const document = parse(text) as Document
 
-  const types = astToString(await openapiTS(text))
+  // Each component schema also as a type of its own name (`Plant`, `NewPlant`): the one declaration every module imports.
+  const types = astToString(await openapiTS(text, { rootTypes: true, rootTypesNoSchemaPrefix: true }))
 
   const operations = operationsOf(document)
   // Each property of NewPlant with the bounds the core enforces on it: a new field of the body comes out here by

@@ -1,5 +1,5 @@
 import { contract } from '../generated/contract.ts'
-import type { components } from '../generated/openapi.ts'
+import type { NewPlant, Plant } from '../generated/openapi.ts'
 import { type NullAsAbsent, objectSchema } from './inputs.ts'
 import { lazy, z } from './zod.ts'
 
@@ -15,10 +15,10 @@ export type Scope = (typeof scopes)[number]
 export const plantSchema = lazy(() => objectSchema('NewPlant'))
 
 /** A stored plant: the contract's `NewPlant`, a `null` tag read as none. */
-export type StoredPlant = NullAsAbsent<components['schemas']['NewPlant']>
+export type StoredPlant = NullAsAbsent<NewPlant>
 
-/** The `Plant` the API answers (the contract's `Plant`): `{ name, tag }` in that order, an absent tag omitted (never `null`). */
-export type Plant = components['schemas']['Plant']
+/** The `Plant` the API answers (the contract's, generated): `{ name, tag }` in that order, an absent tag omitted (never `null`). */
+export type { Plant }
 
 /**
  * Projects a plant (a stored one, or one as a test wrote it) to the API's

@@ -2,6 +2,7 @@ import { HttpResponse, http } from 'msw'
 import { createHandlers, createPlantStore, fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { toPlant } from '../../src/core/schemas.ts'
 import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 import { type Answer, expectErrorBody } from '../support/contract.ts'
 import { call, json, origin } from '../support/msw.ts'
@@ -38,7 +39,7 @@ describe('GET /plants', () => {
     expect(answer.status).toBe(200)
     const plants = json<Array<Record<string, unknown>>>(answer)
     const stored = store.listPlants('acme')
-    expect(plants).toEqual(stored.map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })))
+    expect(plants).toEqual(stored.map(toPlant))
     for (const plant of plants) {
       expect(Object.keys(plant).every((key) => key === 'name' || key === 'tag')).toBe(true)
       expect(plant.tag).not.toBeNull()

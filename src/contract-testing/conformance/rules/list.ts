@@ -2,16 +2,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { toPlant } from '../../../core/schemas.ts'
 import { parameterOf, refusedTexts } from '../../boundaries.ts'
-import {
-  errorBody,
-  json,
-  jsonContent,
-  namesField,
-  noBody,
-  type PlantShape,
-  samePlants,
-  status,
-} from '../expectations.ts'
+import { errorBody, json, jsonContent, namesField, noBody, type Plant, samePlants, status } from '../expectations.ts'
 import type { ConformanceRule, RuleContext } from '../rule.ts'
 
 /** Whether a JSON value is a Plant as far as types go (lengths are `contract.responses`'s). */
@@ -71,7 +62,7 @@ export const listRules: readonly ConformanceRule[] = [
       const before = await context.list()
       // Neither id order nor name order nor their reverse is the creation order.
       const [low, middle, high] = [context.freshId(), context.freshId(), context.freshId()].sort((a, b) => a - b)
-      const created: PlantShape[] = []
+      const created: Plant[] = []
       for (const [id, label] of [
         [middle, 'order b'],
         [high, 'order c'],
