@@ -17,6 +17,7 @@ import {
   resolve,
   type SchemaObject,
 } from '../src/core/openapi.ts'
+import type { Json } from './codegen-shared.ts'
 
 /** The keywords of a schema that the core enforces, and the ones that shape it; no others are generated. */
 const kept = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'nullable'] as const
@@ -24,8 +25,6 @@ const kept = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 
 /** The types the core parses a parameter or a body field as (`src/core/inputs.ts`). */
 const parameterTypes = ['integer', 'string']
 const fieldTypes = ['integer', 'string']
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
 /** A schema reduced to what the core enforces, `$ref`s resolved (an object's properties too). */
 function reduced(document: OpenApiDocument, value: SchemaObject | Reference, where: string, types: string[]): Json {
