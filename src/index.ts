@@ -54,7 +54,6 @@ export {
   coverageTable,
   PlantStoreCoverage,
 } from './coverage-report.ts'
-export { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
 export {
   type FaultRule,
   type FaultRuleInput,
@@ -67,3 +66,4 @@ export {
 export { contract } from './generated/contract.ts'
 export type { components, operations, paths } from './generated/openapi.ts'
 export { type CreateHandlersOptions, createHandlers } from './msw/handlers.ts'
+export { type CreatePlantStoreOptions, createPlantStore } from './seeded-store.ts'

@@ -11,7 +11,7 @@ import { buildWorld, generatePlants } from '../../fixtures/world.ts'
 import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
 import { PlantStore, type StoreChange, type TenantSnapshot } from '../core/store.ts'
 import { lazy, z } from '../core/zod.ts'
-import type { CreatePlantStoreOptions } from '../create-plant-store.ts'
+import type { CreatePlantStoreOptions } from '../seeded-store.ts'
 
 /**
  * The stored form's version: bumped whenever what is stored changes shape,
