@@ -86,7 +86,8 @@ export const createRules: readonly ConformanceRule[] = [
   {
     id: 'create.tag-omitted',
     title: 'A plant without a tag is answered and listed without one, never with "tag": null',
-    clause: 'Plant.tag: "omitted when the plant has none"; decisions: "an absent tag is omitted, never null"',
+    clause:
+      'Plant.tag: "omitted when the plant has none"; decisions: "an absent tag is omitted from answers, never null"',
     async check(context) {
       const plant = { id: context.freshId(), name: context.name('untagged') }
       context.expect(await context.send({ ...post, json: plant }), status(200), plantBody(plant))
@@ -131,7 +132,7 @@ export const createRules: readonly ConformanceRule[] = [
   {
     id: 'create.invalid-json',
     title: 'A body that is not a JSON object (malformed, empty, array, string, number, null) is a 400 Error',
-    clause: 'decisions: "Malformed JSON, a JSON value that is not an object, or an empty body: 400"',
+    clause: 'decisions: "malformed JSON, a non-object or an empty body 400"',
     async check(context) {
       const before = await context.list()
       const id = context.freshId()
@@ -170,8 +171,7 @@ export const createRules: readonly ConformanceRule[] = [
   {
     id: 'create.invalid-id',
     title: 'A missing, non-integer, fractional or out-of-range id is a 400 Error naming id',
-    clause:
-      'NewPlant.id: required integer, -(2^53-1) to 2^53-1; decisions: "400 for anything outside it, a fraction, or a non-number"',
+    clause: 'NewPlant.id: required integer, -(2^53-1) to 2^53-1; BadRequest: "the message names the field"',
     check: (context) =>
       refusedBodies(context, 'id', [
         (_id, name) => ({ name }),

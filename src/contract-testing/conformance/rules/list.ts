@@ -147,7 +147,7 @@ export const listRules: readonly ConformanceRule[] = [
   {
     id: 'limit.range',
     title: 'A limit above int32 (2147483648 and beyond) is a 400 Error naming limit',
-    clause: 'listPlants, limit: int32, maximum 2147483647; "above int32 is a 400"',
+    clause: 'listPlants, limit: int32, maximum 2147483647; "Anything else (… above int32) is a 400"',
     async check(context) {
       for (const text of refusedTexts(limit).filter((form) => /^[0-9]+$/.test(form))) {
         const exchange = await context.send({ method: 'GET', path: `/plants?limit=${text}` })
