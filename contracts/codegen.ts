@@ -7,7 +7,8 @@
  * (`codegen-client.ts`), the sandbox control API's files
  * (`codegen-sandbox.ts`), and the whole document as data, which the
  * conformance command validates answers against (no YAML to find and parse
- * at run time, in the package or the CLI bundle).
+ * at run time, in the package or the CLI bundle); and the tables of
+ * docs/reference/contract.md that restate the contract (`codegen-docs.ts`).
  *
  * Run `npm run generate` after editing a contract; `test/openapi/openapi.test.ts`
  * fails while the committed files are stale.
@@ -18,6 +19,7 @@ import { parse } from 'yaml'
 import { generateAnswers } from './codegen-answers.ts'
 import { generateClient } from './codegen-client.ts'
 import { type Document, generateConstants } from './codegen-constants.ts'
+import { generateDocs } from './codegen-docs.ts'
 import { generateInputs } from './codegen-inputs.ts'
 import { generateSandbox } from './codegen-sandbox.ts'
 import { bannerOf } from './codegen-shared.ts'
@@ -57,6 +59,7 @@ export async function generate(): Promise<Record<string, string>> {
     'contract.ts': generateConstants(document, banner),
     'contract-answers.ts': generateAnswers(document, banner),
     'contract-inputs.ts': generateInputs(document, banner),
+    ...generateDocs(document),
     'contract-document.ts': `${banner}/** contracts/openapi.yaml as data: what the conformance rules validate answers against. */\nexport const contractDocument = ${JSON.stringify(document, null, 2)}\n`,
   }
 }
