@@ -3,7 +3,8 @@
  * by `contracts/codegen.ts`): in `docs/reference/contract.md`, the table of
  * operations (scopes, the statuses each declares, its inputs, its summary)
  * and the table of inputs (each parameter and body field, what its schema
- * takes and what the contract says of it). Each sits between two markers
+ * takes and what the contract says of it); in `docs/reference/errors.md`,
+ * the table of the shared answers and what the contract says of each. Each sits between two markers
  * (`<!-- generated: operations -->` … `<!-- end generated: operations -->`)
  * that codegen rewrites; `test/openapi/openapi.test.ts` fails while they are
  * stale, so the docs cannot drift from the contract.
@@ -13,6 +14,7 @@ import {
   type OpenApiDocument,
   operationsOf,
   type RequestBodyObject,
+  type ResponseObject,
   resolve,
   type SchemaObject,
 } from '../src/core/openapi.ts'
@@ -20,6 +22,7 @@ import { takes, type ValueSchema } from '../src/core/takes.ts'
 
 /** The page with generated blocks, as a path from `src/generated/` (where codegen writes). */
 export const contractPage = '../../docs/reference/contract.md'
+const errorsPage = '../../docs/reference/errors.md'
 
 const oneLine = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ').trim()
 
@@ -90,13 +93,29 @@ function inputsTable(document: OpenApiDocument): string {
   ].join('\n')
 }
 
+function responsesTable(document: OpenApiDocument): string {
+  const responses = (document.components?.responses ?? {}) as Record<string, ResponseObject>
+  const statuses = new Map<string, string>()
+  for (const { operation } of operationsOf(document)) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const ref = (response as { $ref?: string }).$ref
+      if (ref) statuses.set(ref.split('/').at(-1) ?? '', status)
+    }
+  }
+  const rows = Object.entries(responses).map(
+    ([name, response]) =>
+      `| ${statuses.get(name) ?? ''} | \`${name}\` | ${oneLine(response.description)} | ${response['x-plant-store-decision'] ? 'decision' : 'published'} |`,
+  )
+  return ['| Status | Answer | The contract says | Declared by |', '|---|---|---|---|', ...rows].join('\n')
+}
+
 /** Rewrites the block `name` of a page; throws when the page has no such block. */
 function replaceBlock(page: string, name: string, contents: string): string {
   const start = `<!-- generated: ${name} (npm run generate, from contracts/openapi.yaml; do not edit) -->`
   const end = `<!-- end generated: ${name} -->`
   const from = page.indexOf(start)
   const to = page.indexOf(end)
-  if (from === -1 || to < from) throw new Error(`${contractPage.slice(6)} has no block "${start}" … "${end}"`)
+  if (from === -1 || to < from) throw new Error(`A docs page has no block "${start}" … "${end}"`)
   return `${page.slice(0, from + start.length)}\n${contents}\n${page.slice(to)}`
 }
 
@@ -111,5 +130,7 @@ export function generateDocs(document: OpenApiDocument): Record<string, string> 
   let page = readFileSync(new URL(`../src/generated/${contractPage}`, import.meta.url), 'utf8')
   page = replaceBlock(page, 'operations', operationsTable(document))
   page = replaceBlock(page, 'inputs', inputsTable(document))
-  return { [contractPage]: page }
+  let errors = readFileSync(new URL(`../src/generated/${errorsPage}`, import.meta.url), 'utf8')
+  errors = replaceBlock(errors, 'responses', responsesTable(document))
+  return { [contractPage]: page, [errorsPage]: errors }
 }

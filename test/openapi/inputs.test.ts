@@ -247,21 +247,21 @@ const nextStep: Record<Input['kind'], Record<Part, string>> = {
       "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ that shows what it does, its title naming it as sent (`name=`) or, in a path, as a word",
     rule: "step 4: a conformance rule whose clause starts with 'operationId, name' (src/contract-testing/conformance/rules/)",
     corpus:
-      'step 5: the corpus sends what src/contract-testing/boundaries.ts derives for it; check that test/reliability/corpus.ts sends every operation',
+      'the corpus sends what src/contract-testing/boundaries.ts derives for every parameter by itself: check that test/reliability/corpus.ts still sends every operation',
   },
   field: {
     core: '',
     'behaviour test':
       "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names the field",
     rule: "step 4: a conformance rule whose clause starts with 'Schema.field' (src/contract-testing/conformance/rules/)",
-    corpus: 'step 5: a case in test/reliability/corpus.ts that sends a body with the field and answers 400',
+    corpus: 'step 3: a case in test/reliability/corpus.ts that sends a body with the field and answers 400',
   },
   status: {
     core: '',
     'behaviour test':
-      "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names the status",
-    rule: "step 4: a conformance rule whose clause starts with 'operationId status' (src/contract-testing/conformance/rules/)",
-    corpus: 'step 5: a case in test/reliability/corpus.ts that answers the status for the operation',
+      "step 4: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names the status",
+    rule: "step 5: a conformance rule whose clause starts with 'operationId status' (src/contract-testing/conformance/rules/)",
+    corpus: 'step 4: a case in test/reliability/corpus.ts that answers the status for the operation',
   },
 }
 
