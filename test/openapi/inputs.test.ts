@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { declaredParameters, refusedTexts } from '../../src/contract-testing/boundaries.ts'
 import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
-import { matchRoute } from '../../src/core/core.ts'
+import { matchRoute, writesPlants } from '../../src/core/core.ts'
 import type { ObjectSchema } from '../../src/core/inputs.ts'
 import { isReference, operationsOf } from '../../src/core/openapi.ts'
 import { contract } from '../../src/generated/contract.ts'
@@ -52,45 +52,33 @@ const preferExemption: Readonly<Record<Part, string>> = {
 
 /** What an input may go without, and why: a written exemption, by the input's key. */
 const writtenExemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
-  ...Object.fromEntries(
-    ['listPlants', 'addPlant', 'deletePlant'].flatMap((operation) => [
-      [
-        `${operation} 401`,
-        {
-          'behaviour test':
-            'One rule for every operation: the "authentication and scopes" block of test/msw/handlers.test.ts.',
-        },
-      ],
-      [
-        `${operation} 403`,
-        {
-          'behaviour test':
-            'One rule for every operation: the "authentication and scopes" block of test/msw/handlers.test.ts.',
-        },
-      ],
-    ]),
-  ),
-  ...Object.fromEntries(
-    ['addPlant', 'deletePlant'].map((operation) => [
-      `${operation} 503`,
-      {
-        'behaviour test': 'Only a replica with durable storage answers it: test/cluster/cluster.test.ts drives it.',
-        rule: 'A provider without durable storage never answers it (the contract says so): nothing to judge.',
-        ...(operation === 'addPlant'
-          ? {}
-          : { corpus: 'Only a replica whose Redis fails answers it: the corpus runs against the fixture world.' }),
-      },
-    ]),
-  ),
-  'listPlants 403': {
-    'behaviour test':
-      'One rule for every operation: the "authentication and scopes" block of test/msw/handlers.test.ts.',
-    rule: 'A provider gives a read-write and a read-only token, both with plants:read: no token to judge a 403 with.',
-  },
   'addPlant 507': {
     'behaviour test': 'The quota test of test/msw/handlers.test.ts ("answers 507 past the tenant quota").',
-    corpus: 'The corpus resets to the fixture world before each case: filling a tenant is the quota tests’ job.',
   },
+}
+
+/**
+ * What a status of a shared answer may go without, on every operation that declares it: the shared answer's
+ * rule is one for all (and the corpus sends each of them to every operation by itself).
+ */
+const sharedExemptions: Readonly<Record<string, (input: Input) => Partial<Record<Part, string>>>> = {
+  Unauthorized: () => ({
+    'behaviour test':
+      'One rule for every operation: the "authentication and scopes" block of test/msw/handlers.test.ts, and the corpus sends every operation without a token.',
+  }),
+  Forbidden: ({ operation }) => ({
+    'behaviour test':
+      'One rule for every operation: the "authentication and scopes" block of test/msw/handlers.test.ts, and the corpus sends a read-only token to every operation.',
+    ...(writes(operation)
+      ? {}
+      : {
+          rule: 'A provider gives a read-write and a read-only token, both with plants:read: no token to judge a read’s 403 with.',
+        }),
+  }),
+  StorageUnavailable: () => ({
+    'behaviour test': 'Only a replica with durable storage answers it: test/cluster/cluster.test.ts drives it.',
+    rule: 'A provider without durable storage never answers it (the contract says so): nothing to judge.',
+  }),
 }
 
 /** Words as a test or a clause may name an input: the name, not a longer word that starts with it. */
@@ -133,6 +121,9 @@ const corpusCases = hostileCorpus.map((testCase) => {
 })
 
 const document = contractDocument as unknown as Parameters<typeof operationsOf>[0]
+
+/** Whether an operation writes plants (the contract's `plants:write`). */
+const writes = (operation: string) => writesPlants(operation as keyof typeof contract.operations)
 
 /** A HEAD is its GET without the body: its GET's tests, rules and corpus cases stand for it; its GET's file reads it. */
 const isHead = (operation: string) =>
@@ -179,12 +170,18 @@ const inputs: Input[] = allInputs.flatMap((input) => {
   return parts.length > 0 ? [{ ...input, parts }] : []
 })
 
-/** Every exemption: the written ones, and `Prefer`'s for each operation that declares it. */
+/** Every exemption: the written ones, `Prefer`'s for each operation that declares it, and the shared answers'. */
 const exemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
   ...Object.fromEntries(
     inputs
       .filter(({ key }) => key.endsWith(' header Prefer'))
       .map(({ key, parts }) => [key, Object.fromEntries(parts.map((part) => [part, preferExemption[part]]))]),
+  ),
+  ...Object.fromEntries(
+    inputs.flatMap((input) => {
+      const shared = input.component === undefined ? undefined : sharedExemptions[input.component]
+      return shared ? [[input.key, shared(input)]] : []
+    }),
   ),
   ...writtenExemptions,
 }

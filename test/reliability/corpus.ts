@@ -17,6 +17,7 @@
  */
 import { fixtureTokens } from '../../fixtures/world.ts'
 import { acceptedTexts, declaredParameters, refusedTexts } from '../../src/contract-testing/boundaries.ts'
+import { contractAnswers } from '../../src/generated/contract-answers.ts'
 import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 import { operationRequests } from '../support/operation-requests.ts'
 
@@ -605,6 +606,17 @@ for (const [what, prefer, status] of prefers) {
     status,
     via: 'sandbox',
   })
+}
+// Every status each operation declares but its success, made up by the sandbox's `Prefer: code` (derived: a
+// status or an operation added to the contract is sent here by itself).
+for (const operation of operations) {
+  for (const status of contractAnswers.operations[operation.operationId].statuses.filter((s) => s >= 400)) {
+    add(`${operation.method} ${operation.path} with a simulated ${status}`, {
+      ...request(operation, [W, ['prefer', `code=${status}`]]),
+      status,
+      via: 'sandbox',
+    })
+  }
 }
 add('creates with a simulated 503 and stores nothing', {
   method: 'POST',
