@@ -4,7 +4,9 @@
  * operations (scopes, the statuses each declares, its inputs, its summary)
  * and the table of inputs (each parameter and body field, what its schema
  * takes and what the contract says of it); in `docs/reference/errors.md`,
- * the table of the shared answers and what the contract says of each. Each sits between two markers
+ * the table of the shared answers and what the contract says of each; in
+ * `docs/guides/coverage.md`, the count of declared answers, the fields a 400
+ * is counted under, and the example report. Each sits between two markers
  * (`<!-- generated: operations -->` … `<!-- end generated: operations -->`)
  * that codegen rewrites; `test/openapi/openapi.test.ts` fails while they are
  * stale, so the docs cannot drift from the contract.
@@ -23,6 +25,7 @@ import { takes, type ValueSchema } from '../src/core/takes.ts'
 /** The page with generated blocks, as a path from `src/generated/` (where codegen writes). */
 export const contractPage = '../../docs/reference/contract.md'
 const errorsPage = '../../docs/reference/errors.md'
+const coveragePage = '../../docs/guides/coverage.md'
 
 const oneLine = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ').trim()
 
@@ -109,6 +112,34 @@ function responsesTable(document: OpenApiDocument): string {
   return ['| Status | Answer | The contract says | Declared by |', '|---|---|---|---|', ...rows].join('\n')
 }
 
+/** The coverage guide's count of declared answers and the fields a 400 is counted under, and its example. */
+function coverageBlocks(document: OpenApiDocument): { answers: string; example: string } {
+  const operations = operationsOf(document)
+  const total = operations.reduce((sum, { operation }) => sum + Object.keys(operation.responses).length, 0)
+  const fields = new Set<string>()
+  for (const { operation, parameters } of operations) {
+    for (const { name } of parameters) fields.add(name)
+    const body = operation.requestBody && resolve<RequestBodyObject>(document, operation.requestBody)
+    const schema = body?.content['application/json']?.schema
+    if (!schema) continue
+    fields.add('body')
+    for (const field of Object.keys(resolve<SchemaObject>(document, schema).properties ?? {})) fields.add(field)
+  }
+  const answers = [
+    `The contract declares ${total} answers (operation × status). Coverage counts how often each was answered. For statuses with several causes it also counts each cause:`,
+    `- 400: per field (${[...fields].map((field) => `\`${field}\``).join(', ')})`,
+  ].join('\n')
+  const example = [
+    '```json',
+    `{"tenant": "acme", "covered": 3, "total": ${total}, "percent": ${Math.round((3 / total) * 1000) / 10},`,
+    ' "operations": [{"operationId": "listPlants", "method": "GET", "path": "/plants",',
+    '   "responses": [{"status": 200, "hits": 1}, {"status": 401, "hits": 0, "conditions": [{"condition": "missing token", "hits": 0}]}]}],',
+    ' "undocumented": [{"answer": "listPlants 500", "hits": 1}], "unrouted": []}',
+    '```',
+  ].join('\n')
+  return { answers, example }
+}
+
 /** Rewrites the block `name` of a page; throws when the page has no such block. */
 function replaceBlock(page: string, name: string, contents: string): string {
   const start = `<!-- generated: ${name} (npm run generate, from contracts/openapi.yaml; do not edit) -->`
@@ -132,5 +163,9 @@ export function generateDocs(document: OpenApiDocument): Record<string, string> 
   page = replaceBlock(page, 'inputs', inputsTable(document))
   let errors = readFileSync(new URL(`../src/generated/${errorsPage}`, import.meta.url), 'utf8')
   errors = replaceBlock(errors, 'responses', responsesTable(document))
-  return { [contractPage]: page, [errorsPage]: errors }
+  let coverage = readFileSync(new URL(`../src/generated/${coveragePage}`, import.meta.url), 'utf8')
+  const { answers, example } = coverageBlocks(document)
+  coverage = replaceBlock(coverage, 'answers', answers)
+  coverage = replaceBlock(coverage, 'coverage example', example)
+  return { [contractPage]: page, [errorsPage]: errors, [coveragePage]: coverage }
 }

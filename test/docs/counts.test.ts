@@ -9,7 +9,6 @@
 import { readFileSync } from 'node:fs'
 import { conformanceRules } from 'plant-store-mock/contracts'
 import { expect, test } from 'vitest'
-import { contractAnswers } from '../../src/generated/contract-answers.ts'
 import { hostileCorpus } from '../reliability/corpus.ts'
 
 const page = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
@@ -42,12 +41,4 @@ test('the reliability page quotes the hostile corpus as it is: in all, through m
   expectFloor(reliability, 'requests', requests, hostileCorpus.length)
   expectFloor(reliability, 'msw cases', quoted(reliability, /MSW: more than ([\d,]+) cases/), viaMsw)
   expect(quoted(reliability, /incl\. ([\d,]+) raw-HTTP/)).toBe(raw)
-})
-
-test('the coverage guide quotes the number of answers the contract declares (operation × status)', () => {
-  const guide = 'docs/guides/coverage.md'
-  const declared = Object.values(contractAnswers.operations).reduce((sum, { statuses }) => sum + statuses.length, 0)
-  const next = `${guide} says the contract declares a number of answers that it does not: say ${declared}`
-  expect(quoted(guide, /The contract declares (\d+) answers/), next).toBe(declared)
-  expect(quoted(guide, /"total": (\d+)/), next).toBe(declared)
 })
