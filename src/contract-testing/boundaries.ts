@@ -5,7 +5,7 @@
  * parameter added to the contract gets its values here with no table of its
  * own; nothing here knows a parameter by name.
  */
-import type { ParameterSpec, ValueSchema } from '../core/inputs.ts'
+import type { ObjectSchema, ParameterSpec, ValueSchema } from '../core/inputs.ts'
 import { contractInputs } from '../generated/contract-inputs.ts'
 
 /**
@@ -163,4 +163,31 @@ export function declaredParameters(): Array<{ operation: ContractOperationId; pa
   return Object.entries(contractInputs.operations).flatMap(([operation, { parameters }]) =>
     parameters.map((parameter: ParameterSpec) => ({ operation: operation as ContractOperationId, parameter })),
   )
+}
+
+/**
+ * The JSON values a body field's schema refuses: other types (`null` too,
+ * unless it is nullable), and values just beyond its bounds (for an integer
+ * a fraction and 1e300; for a string, lengths past its bounds, in ASCII and
+ * in astral code points). Every one is a 400 naming the field.
+ *
+ * @example
+ * refusedValues({ type: 'string', minLength: 1, maxLength: 3 }) // [42, true, [], {}, ['x'], null, '', 'xxxx', '🌱🌱🌱🌱']
+ */
+export function refusedValues(schema: ValueSchema, sample = 1): unknown[] {
+  const others = [true, [], {}, ...(schema.nullable ? [] : [null])]
+  if (schema.type === 'integer') {
+    const beyond = [schema.maximum, schema.minimum].flatMap((bound, index) =>
+      bound === undefined ? [] : [index === 0 ? bound + 1 : bound - 1],
+    )
+    return [String(sample), sample + 0.5, ...beyond, 1e300, ...others]
+  }
+  const lengths =
+    schema.maxLength === undefined ? [] : ['x'.repeat(schema.maxLength + 1), '\u{1F331}'.repeat(schema.maxLength + 1)]
+  return [42, ...others, ['x'], ...((schema.minLength ?? 0) > 0 ? [''] : []), ...lengths]
+}
+
+/** A schema of the Plant Store contract's request bodies, by name (`NewPlant`), as the core checks it. */
+export function bodySchemaOf(name: keyof typeof contractInputs.schemas): ObjectSchema {
+  return contractInputs.schemas[name]
 }

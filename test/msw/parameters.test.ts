@@ -1,16 +1,24 @@
 /**
- * Every parameter of every operation of the contract, held to its schema
- * through the msw handlers: each text its schema refuses answers 400 naming
- * it and changes nothing, each text at its bounds is taken, and a query
- * parameter given twice is refused. The values come from the schema
- * (src/contract-testing/boundaries.ts), so a parameter added to the contract
- * is tested here by itself; what it means is its operation's own tests'.
+ * Every parameter and body field of every operation of the contract, held to
+ * its schema through the msw handlers: each text (or JSON value) its schema
+ * refuses answers 400 naming it and changes nothing, each text at its bounds
+ * is taken, a query parameter given twice and a required field left out are
+ * refused. The values come from the schema
+ * (src/contract-testing/boundaries.ts), so an input added to the contract is
+ * tested here by itself; what it means is its operation's own tests'.
  */
 import { createPlantStore, fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { acceptedTexts, declaredParameters, refusedTexts } from '../../src/contract-testing/boundaries.ts'
+import {
+  acceptedTexts,
+  bodySchemaOf,
+  declaredParameters,
+  refusedTexts,
+  refusedValues,
+} from '../../src/contract-testing/boundaries.ts'
 import type { ParameterSpec } from '../../src/core/inputs.ts'
+import { contractInputs } from '../../src/generated/contract-inputs.ts'
 import { expectErrorBody } from '../support/contract.ts'
 import { call, json } from '../support/msw.ts'
 import { operationRequests } from '../support/operation-requests.ts'
@@ -75,5 +83,36 @@ describe.each(
     const answer = await call(request.method, path, { token: request.writes ? acme.write : acme.read })
     expectErrorBody(answer, 400)
     expect(json<{ message: string }>(answer).message).toMatch(new RegExp(`\\b${parameter.name}\\b`))
+  })
+})
+
+/** Every body field of every operation that takes a body, with the operation's request. */
+const fields = Object.entries(contractInputs.operations).flatMap(([operationId, { body }]) => {
+  const request = requests.find((candidate) => candidate.operationId === operationId)
+  if (body === null || request?.body === undefined) return []
+  const schema = bodySchemaOf(body.schema)
+  return Object.entries(schema.properties).map(
+    ([field, fieldSchema]) =>
+      [`${operationId} ${body.schema}.${field}`, request, field, fieldSchema, schema.required.includes(field)] as const,
+  )
+})
+
+describe.each(fields)('the body field %s', (_, request, field, schema, required) => {
+  const example = JSON.parse(request.body ?? '{}') as Record<string, unknown>
+  const { [field]: _left, ...without } = example
+  const bodies: Array<[string, Record<string, unknown>]> = [
+    ...(required ? [['left out', without] as [string, Record<string, unknown>]] : []),
+    ...refusedValues(schema).map((value): [string, Record<string, unknown>] => [
+      JSON.stringify(value).slice(0, 40),
+      { ...example, [field]: value },
+    ]),
+  ]
+  test.each(bodies)('answers 400 naming it when %s, changing nothing', async (_shown, body) => {
+    await store.ready
+    const before = JSON.stringify(store.snapshot())
+    const answer = await call(request.method, request.target, { token: acme.write, json: body })
+    expectErrorBody(answer, 400)
+    expect(json<{ message: string }>(answer).message).toMatch(new RegExp(`\\b${field}\\b`))
+    expect(JSON.stringify(store.snapshot())).toBe(before)
   })
 })
