@@ -66,7 +66,7 @@ async function writes(url: string, tokens: ReadonlyArray<{ write: string }>, con
           return {
             ...request,
             headers: { authorization: `Bearer ${token(context)}`, 'content-type': 'application/json' },
-            body: `{"id":${context.id},"name":"Bench fern","tag":"fern"}`,
+            body: `{"id":${context.id},"name":"Bench fern ${context.id}","tag":"fern"}`,
           }
         },
       },

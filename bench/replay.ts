@@ -17,7 +17,7 @@ import { fixtureTokens } from '../fixtures/world.ts'
 import { readHarEntries } from '../src/contract-testing/replay/har.ts'
 import { replayHar } from '../src/contract-testing/replay/run.ts'
 import { createCore } from '../src/core/core.ts'
-import { createPlantStore } from '../src/create-plant-store.ts'
+import { createPlantStore } from '../src/seeded-store.ts'
 import { median } from './median.ts'
 
 const countFlag = process.argv.indexOf('--exchanges')

@@ -36,7 +36,8 @@ import type { AddressInfo } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import express from 'express'
-import { createPlantStore } from '../src/create-plant-store.ts'
+import { type Plant, toPlant } from '../src/core/schemas.ts'
+import { createPlantStore } from '../src/seeded-store.ts'
 import { median } from './median.ts'
 import { readyFile } from './ready-file.ts'
 import { requireTools } from './tools.ts'
@@ -68,9 +69,7 @@ const labels: Record<Kind, string> = {
 async function serve(kind: 'bare' | 'express'): Promise<void> {
   const store = createPlantStore({ plantsPerTenant: plants })
   await store.ready
-  const body = JSON.stringify(
-    store.listPlants('acme', 10).map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })),
-  )
+  const body = JSON.stringify(store.listPlants('acme', 10).map(toPlant))
   let listener: Parameters<typeof createServer>[1]
   if (kind === 'bare') {
     const length = Buffer.byteLength(body)
@@ -84,8 +83,7 @@ async function serve(kind: 'bare' | 'express'): Promise<void> {
       res.type('application/json').send(body)
     })
     app.post('/plants', express.json(), (req, res) => {
-      const { name, tag } = req.body as { name: string; tag?: string }
-      res.json(tag === undefined ? { name } : { name, tag })
+      res.json(toPlant(req.body as Plant))
     })
     app.delete('/plants/:id', (_req, res) => {
       res.status(204).end()

@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { drawPlants as generatePlants } from '../fixtures/plant-generator.ts'
 import type { CheckedTenantSpec, StoredPlant, TenantSpec } from '../src/core/schemas.ts'
 import type { RecordedChange, SavedTenant } from '../src/core/store.ts'
-import { createPlantStore } from '../src/create-plant-store.ts'
+import { createPlantStore } from '../src/seeded-store.ts'
 import { startSandbox } from '../src/server/start-sandbox.ts'
 
 const [mode = 'off', stateFile = '', readyFile = '', fixturesFile] = process.argv.slice(2)

@@ -15,8 +15,8 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { fixtureTokens } from '../fixtures/world.ts'
 import { createCore, type Outcome } from '../src/core/core.ts'
-import { createPlantStore } from '../src/create-plant-store.ts'
 import { PlantStoreRequests } from '../src/plant-store-requests.ts'
+import { createPlantStore } from '../src/seeded-store.ts'
 import { median } from './median.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))

@@ -58,7 +58,6 @@ export {
   coverageTable,
   PlantStoreCoverage,
 } from './coverage-report.ts'
-export { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
 export {
   type FaultRule,
   type FaultRuleInput,
@@ -77,3 +76,4 @@ export {
   PlantStoreRequests,
   plantStoreJournalDefaults,
 } from './plant-store-requests.ts'
+export { type CreatePlantStoreOptions, createPlantStore } from './seeded-store.ts'

@@ -19,7 +19,7 @@ import { routes } from './core/core.ts'
 import { answerCorsHeaders, preflightHeaders } from './core/cors-policy.ts'
 import type { CoreRequest, CoreResponse } from './core/http.ts'
 import { joinCoverageRun, writeCoverageRun } from './coverage-run.ts'
-import { type PlantStoreMockOptions, type PlantStoreParts, plantStoreParts } from './plant-store-mock.ts'
+import { type PlantStoreMockOptions, type PlantStoreParts, plantStoreParts } from './in-process-handler.ts'
 
 export type { BrowserContext, Page } from '@playwright/test'
 export {

@@ -12,8 +12,8 @@ import { PlantStoreError } from '../core/errors.ts'
 import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
 import { PlantStore, type StoreChange, type TenantSnapshot } from '../core/store.ts'
 import { lazy, z } from '../core/zod.ts'
-import type { CreatePlantStoreOptions } from '../create-plant-store.ts'
 import { contract } from '../generated/contract.ts'
+import type { CreatePlantStoreOptions } from '../seeded-store.ts'
 
 /**
  * The stored form's version: bumped whenever what is stored changes shape,

@@ -7,7 +7,7 @@
 import type { WorldOptions } from '../../fixtures/world.ts'
 import { buildWorld } from '../../fixtures/world.ts'
 import type { FaultRuleInput } from '../faults/rule.ts'
-import type { PlantStoreParts } from '../plant-store-mock.ts'
+import type { PlantStoreParts } from '../in-process-handler.ts'
 
 /** What a story says about the Plant Store, under `parameters.plantStore`. */
 export interface PlantStoreStoryParameters {

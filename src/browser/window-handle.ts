@@ -5,7 +5,7 @@
  * `inPagePlantStore(page)` drives both.
  */
 import type { FaultRuleInput } from '../faults/rule.ts'
-import type { PlantStoreParts } from '../plant-store-mock.ts'
+import type { PlantStoreParts } from '../in-process-handler.ts'
 
 /** The global the worker mock sets: `window.__plantStoreMock`. */
 export const windowHandleName = '__plantStoreMock'

@@ -1,9 +1,7 @@
-import type { components, operations } from '../generated/openapi.ts'
+import type { operations } from '../generated/openapi.ts'
 
+export type { NewPlant, Plant } from '../generated/openapi.ts'
 // The client is generated from the contract (one method per operation, its options from the security schemes):
 // src/generated/plant-store-client.ts.
 export { PlantStoreClient, type PlantStoreClientOptions } from '../generated/plant-store-client.ts'
-
-export type Plant = components['schemas']['Plant']
-export type NewPlant = components['schemas']['NewPlant']
 export type ListPlantsQuery = NonNullable<operations['listPlants']['parameters']['query']>

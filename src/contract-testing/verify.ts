@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact'
 import type { PlantStore } from '../core/store.ts'
-import { createPlantStore } from '../create-plant-store.ts'
+import { createPlantStore } from '../seeded-store.ts'
 import { pactSourcesProblem } from './pact-sources.ts'
 import { createStateRunner, type ProviderStateHandler, providerStates, stateProblem } from './provider-states.ts'
 

@@ -1,19 +1,14 @@
 import { contract } from '../generated/contract.ts'
+import { contractInputs } from '../generated/contract-inputs.ts'
 import { authenticate, authorize } from './auth.ts'
-import { PlantStoreError, renderError } from './errors.ts'
-import {
-  bytesResponse,
-  type CoreRequest,
-  type CoreResponse,
-  jsonHeaders,
-  jsonResponse,
-  noContent,
-  readBodyWithinLimit,
-} from './http.ts'
-import { ContractRouter, type Dispatch, type HeadOperationId, headOf, type Route } from './router.ts'
-import { type StoredPlant, toPlant } from './schemas.ts'
+import { renderError } from './errors.ts'
+import { type CoreRequest, type CoreResponse, readBodyWithinLimit } from './http.ts'
+import { type Inputs, parseBody, parseParameters } from './inputs.ts'
+import { type CoreOperationId, type Operation, type OperationId, operations, type Trace } from './operations/index.ts'
+import { ContractRouter, type Dispatch, headOf, type Route } from './router.ts'
+import type { StoredPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
-import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './validation.ts'
+import { checkContentType } from './validation.ts'
 
 /**
  * A Plant Store as a function from request to answer: what every transport
@@ -22,8 +17,7 @@ import { checkContentType, parseLimit, parseNewPlant, parsePathId } from './vali
  */
 export type PlantStoreHandler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>
 
-/** The id of an operation of the contract, e.g. `listPlants`. */
-export type OperationId = keyof typeof contract.operations
+export type { OperationId } from './operations/index.ts'
 
 /** What became of one request: the one event the journal, webhooks and inspectors subscribe to. */
 export interface Outcome {
@@ -45,53 +39,6 @@ export type OutcomeListener = (outcome: Outcome) => void
 export interface CoreOptions {
   /** Called after every answer, e.g. to journal requests per tenant. */
   onOutcome?: OutcomeListener
-}
-
-/** What an operation learns while it runs, for the {@link Outcome}. */
-interface Trace {
-  operation?: OperationId
-  principal?: Principal
-  requestBody?: Uint8Array
-  plant?: StoredPlant
-}
-
-type Operation = (
-  store: PlantStore,
-  principal: Principal,
-  request: CoreRequest,
-  params: Readonly<Record<string, string>>,
-  trace: Trace,
-) => CoreResponse | Promise<CoreResponse>
-
-/** The operations the core answers, by operationId: every one of the contract but its HEADs, which the router derives from GET. */
-type Operations = Record<Exclude<OperationId, HeadOperationId<typeof contract.operations>>, Operation>
-
-const operations: Operations = {
-  listPlants: (store, principal, request) => {
-    // The tenant's list as JSON bytes, kept up to date by its writes: a list is views of them.
-    const list = store.encodedList(principal.tenantId)
-    const limit = parseLimit(request.query)
-    if (request.method === 'HEAD') {
-      return { status: 200, headers: { ...jsonHeaders, 'content-length': String(list.byteLength(limit)) }, body: null }
-    }
-    // The list goes out as the bytes the tenant keeps: encoding it per answer made megabytes of garbage each time.
-    return bytesResponse(200, jsonHeaders, list.chunks(limit))
-  },
-  addPlant: async (store, principal, request, _params, trace) => {
-    checkContentType(request.header('content-type'))
-    trace.requestBody = await readBodyWithinLimit(request)
-    trace.plant = await store.addPlant(principal.tenantId, parseNewPlant(trace.requestBody))
-    return jsonResponse(200, toPlant(trace.plant))
-  },
-  deletePlant: (store, principal, _request, { id = '' }, trace) => {
-    const plantId = parsePathId(id)
-    const deleted = (plant: StoredPlant | undefined) => {
-      trace.plant = plant
-      if (!plant) throw new PlantStoreError('not_found', `No plant with id ${plantId} exists.`)
-      return noContent
-    }
-    return store.deletePlant(principal.tenantId, plantId).then(deleted)
-  },
 }
 
 /**
@@ -220,6 +167,13 @@ export function callerOf(store: PlantStore, request: CoreRequest): Principal | u
   }
 }
 
+/** An operation's request body: JSON (`Content-Type`), within the contract's size, parsed by its schema. */
+async function readBody(operation: CoreOperationId, request: CoreRequest, trace: Trace) {
+  checkContentType(request.header('content-type'))
+  trace.requestBody = await readBodyWithinLimit(request)
+  return parseBody(operation, trace.requestBody)
+}
+
 function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreResponse | Promise<CoreResponse> {
   let dispatch: Dispatch<OperationId>
   try {
@@ -234,7 +188,15 @@ function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreRespo
   const principal = authenticate(store, request.header('authorization'))
   trace.principal = principal
   for (const scope of contract.operations[operation].scopes) authorize(principal, scope)
-  const response = operations[handler as keyof Operations](store, principal, request, params, trace)
+  const id = handler as CoreOperationId
+  const inputs = parseParameters(id, request, params)
+  const run = operations[id] as Operation<CoreOperationId>
+  const response =
+    contractInputs.operations[id].body === null
+      ? run(store, principal, { ...inputs, body: undefined } as Inputs<CoreOperationId>, request, trace)
+      : readBody(id, request, trace).then((body) =>
+          run(store, principal, { ...inputs, body } as Inputs<CoreOperationId>, request, trace),
+        )
   if (!head) return response
   return response instanceof Promise ? response.then(headOf) : headOf(response)
 }

@@ -13,11 +13,11 @@ export const errorStatus = {
   insufficient_scope: 403,
   /** A parameter or the body is invalid. */
   invalid_request: 400,
-  /** No such plant in the caller's tenant, or no such path. */
+  /** No such thing in the caller's tenant (the contract's `NotFound`), or no such path. */
   not_found: 404,
   /** A known path with a method it does not have. */
   method_not_allowed: 405,
-  /** A plant with this id already exists in the caller's tenant. */
+  /** The create breaks a uniqueness rule of the caller's tenant (the contract's `Conflict` says which). */
   conflict: 409,
   /** The body is larger than the contract allows. */
   payload_too_large: 413,

@@ -1,65 +1,24 @@
 import { contract } from '../generated/contract.ts'
+import type { NewPlant, Plant } from '../generated/openapi.ts'
+import { type NullAsAbsent, objectSchema } from './inputs.ts'
 import { lazy, z } from './zod.ts'
 
 /** The scopes a token can grant, as the contract lists them. */
 export const scopes = contract.scopes
 export type Scope = (typeof scopes)[number]
 
-/** Counts characters as JSON Schema does: by code point, not UTF-16 unit. */
-export function codePointLength(value: string): number {
-  let length = 0
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i)
-    // A high surrogate followed by a low one is a single code point.
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = value.charCodeAt(i + 1)
-      if (next >= 0xdc00 && next <= 0xdfff) i++
-    }
-    length++
-  }
-  return length
-}
-
-function lengthBetween(min: number, max: number) {
-  return (value: string) => {
-    // Cheap bounds first: the code point count lies in [length / 2, length].
-    if (value.length < min || value.length / 2 > max) return false
-    const length = codePointLength(value)
-    return length >= min && length <= max
-  }
-}
-
-const nameMessage = `name must be a string of ${contract.name.minLength} to ${contract.name.maxLength} characters`
-const tagMessage = `tag must be a string of at most ${contract.tag.maxLength} characters, or null`
-const idMessage = `id must be an integer from ${contract.id.minimum} to ${contract.id.maximum}`
-
 /**
  * A stored plant, and the valid form of a `NewPlant` body: the one schema
- * used both to validate requests and to type the `@msw/data` collections.
- * Its numbers come from `contracts/openapi.yaml`.
+ * used both to validate requests and to type the `@msw/data` collections,
+ * built from the contract's `NewPlant` (`contracts/openapi.yaml`).
  */
-export const plantSchema = lazy(() =>
-  z.object({
-    id: z
-      .number({ error: idMessage })
-      .check(
-        z.int({ error: idMessage }),
-        z.minimum(contract.id.minimum, { error: idMessage }),
-        z.maximum(contract.id.maximum, { error: idMessage }),
-      ),
-    name: z
-      .string({ error: nameMessage })
-      .check(z.refine(lengthBetween(contract.name.minLength, contract.name.maxLength), { error: nameMessage })),
-    tag: z.optional(
-      z.string({ error: tagMessage }).check(z.refine(lengthBetween(0, contract.tag.maxLength), { error: tagMessage })),
-    ),
-  }),
-)
+export const plantSchema = lazy(() => objectSchema('NewPlant'))
 
-export type StoredPlant = z.output<typeof plantSchema>
+/** A stored plant: the contract's `NewPlant`, a `null` tag read as none. */
+export type StoredPlant = NullAsAbsent<NewPlant>
 
-/** The `Plant` the API answers: `{ name, tag }` in that order, an absent tag omitted (never `null`). */
-export type Plant = Pick<StoredPlant, 'name' | 'tag'>
+/** The `Plant` the API answers (the contract's, generated): `{ name, tag }` in that order, an absent tag omitted (never `null`). */
+export type { Plant }
 
 /**
  * Projects a plant (a stored one, or one as a test wrote it) to the API's

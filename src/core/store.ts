@@ -1,4 +1,5 @@
 import { contract } from '../generated/contract.ts'
+import { LoadQueue } from './load-queue.ts'
 import { type Persist, PlantWrites, type RecordChange, recorded } from './plant-writes.ts'
 import { randomId } from './random.ts'
 import {
@@ -104,9 +105,11 @@ export interface SavedTenant {
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
  * token) and each tenant's plants in a map of its own (queried with
  * `@msw/data`), so what a request costs grows with the caller's tenant, not
- * with the store. A facade over its parts: the tenants and their lifecycle
- * (`tenants.ts`, with the token index of `tokens.ts`) and the writes to
- * their plants (`plant-writes.ts`).
+ * with the store. A facade over its parts, one job each: readiness and the
+ * queue of loads, resets and restores (`load-queue.ts`), the tenants and
+ * their lifecycle and snapshots (`tenants.ts`), tokens (`tokens.ts`), the
+ * writes to plants (`plant-writes.ts`), each tenant's plants
+ * (`tenant-plants.ts`) and the memory they may take (`plant-budget.ts`).
  * Knows nothing of HTTP. Loads, resets and restores run one after another;
  * each builds the new state aside and swaps it in whole, so requests never
  * see a half-loaded store and a failed load changes nothing.
@@ -130,9 +133,8 @@ export class PlantStore {
   #tenants: Tenants
   /** What {@link reset} returns to: the world the store was set up with. */
   #world: readonly CheckedTenantSpec[] = []
-  /** Loads, resets and restores, one after another; settles with the latest. */
-  #queue: Promise<void> = Promise.resolve()
-  #pending = 0
+  /** Loads, resets and restores, one after another (`load-queue.ts`). */
+  readonly #loads = new LoadQueue()
   /** Why the initial world could not be loaded, until a later load succeeds. */
   #failure: { readonly error: unknown } | undefined
   /** Tokens of tenants removed once their time-to-live passed: they still answer "has expired". */
@@ -167,7 +169,7 @@ export class PlantStore {
 
   /** Settles once the latest load, reset or restore is in place; rejects if it failed. */
   get ready(): Promise<void> {
-    return this.#queue
+    return this.#loads.ready
   }
 
   /**
@@ -180,7 +182,7 @@ export class PlantStore {
 
   /** Whether no load, reset or restore is under way, so reads see a settled store. */
   get settled(): boolean {
-    return this.#pending === 0
+    return this.#loads.settled
   }
 
   /** Replaces everything with these tenants; requests wait until it is done. {@link reset} still returns to the set-up world. */
@@ -196,7 +198,7 @@ export class PlantStore {
 
   /** Replaces everything with a world already checked by `worldSchema`, recorded when asked. */
   #loadChecked(world: readonly CheckedTenantSpec[], record: boolean): Promise<void> {
-    return this.#enqueue(async () => {
+    return this.#loads.enqueue(async () => {
       const previous = this.#tenants
       const tenants = await this.#built(world.map((spec) => ({ spec })))
       this.#swap(tenants)
@@ -234,7 +236,7 @@ export class PlantStore {
    * await store.restoreTenants([{ spec, plants: [{ id: 1, name: 'Fern' }], provisioned: false }])
    */
   restoreTenants(tenants: readonly SavedTenant[]): Promise<void> {
-    return this.#enqueue(async () => {
+    return this.#loads.enqueue(async () => {
       this.#swap(await this.#built(tenants))
       this.#world = tenants.filter((tenant) => !tenant.provisioned).map(({ spec }) => spec)
     })
@@ -256,7 +258,7 @@ export class PlantStore {
   async addTenant(spec: TenantSpec): Promise<void> {
     const checked = tenantSpecSchema.parse(spec)
     const tenant = await this.#tenant(checked)
-    await this.#settle()
+    await this.#loads.settle()
     this.#insert(tenant, false)
     await recorded(this.#record, { kind: 'tenant', tenantId: checked.id, spec: checked, provisioned: false }, () =>
       this.#tenants.remove(checked.id),
@@ -332,7 +334,7 @@ export class PlantStore {
     const answer = provisionedTenant(id, tokens, options, expiresAt)
     const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
     const tenant = await this.#tenant(spec)
-    await this.#settle()
+    await this.#loads.settle()
     const owner = options.owner ?? `tenant ${id}`
     this.#tenants.budget.admit(tenant.plants.bytes, owner, `a tenant of ${tenant.plants.count()} plants`)
     this.#insert(tenant, true, options.owner)
@@ -450,6 +452,18 @@ export class PlantStore {
     return { used, max }
   }
 
+  /**
+   * The tenant's plant with this id, or `undefined` when the tenant has
+   * none (whether or not another tenant has it): what an operation that
+   * reads one plant asks.
+   *
+   * @example
+   * store.getPlant('acme', 1) // { id: 1, name: 'Fern', tag: 'fern' }
+   */
+  getPlant(tenantId: string, id: number): StoredPlant | undefined {
+    return this.#tenants.get(tenantId).plants.get(id)
+  }
+
   /** Number of plants the tenant holds. */
   countPlants(tenantId: string): number {
     return this.#tenants.get(tenantId).plants.count()
@@ -493,7 +507,7 @@ export class PlantStore {
   async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
     const checked = tenantSpecSchema.parse(spec)
     const tenant = await this.#tenant(checked, options.plants)
-    await this.#settle()
+    await this.#loads.settle()
     this.#tenants.remove(tenant.id)
     this.#insert(tenant, options.provisioned)
     const { plants, provisioned } = options
@@ -516,24 +530,6 @@ export class PlantStore {
   /** The whole store as JSON-ready data, tenants in creation order. */
   snapshot(): StoreSnapshot {
     return { tenants: [...this.#tenants.all()].map(snapshotOf) }
-  }
-
-  /** Runs a load, reset or restore after the ones before it; requests wait while any is under way. */
-  #enqueue(task: () => Promise<void>): Promise<void> {
-    this.#pending++
-    const run = this.#queue
-      .catch(() => undefined)
-      .then(task)
-      .finally(() => {
-        this.#pending--
-      })
-    this.#queue = run
-    return run
-  }
-
-  /** Waits for loads under way, without failing when the last one failed. */
-  #settle(): Promise<void> {
-    return this.#queue.catch(() => undefined)
   }
 
   /** Builds a whole new state aside, waiting for any plants still being generated (a failure changes nothing), to {@link #swap} in. */

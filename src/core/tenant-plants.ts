@@ -84,6 +84,11 @@ export class TenantPlants {
     return this.#plants.has(id)
   }
 
+  /** The plant with this id, or `undefined`: a read by id, whatever the tenant's size. */
+  get(id: number): StoredPlant | undefined {
+    return this.#plants.get(id)
+  }
+
   /** The first `limit` plants (all when `undefined`), oldest first. */
   list(limit?: number): StoredPlant[] {
     return this.findMany(undefined, { take: limit })
@@ -313,4 +318,4 @@ export class EncodedList {
 }
 
 /** The read-only view of a tenant's plants that the store hands out: `@msw/data` queries, no writes. */
-export type PlantQueries = Pick<TenantPlants, 'count' | 'all' | 'findFirst' | 'findMany'>
+export type PlantQueries = Pick<TenantPlants, 'count' | 'all' | 'get' | 'findFirst' | 'findMany'>

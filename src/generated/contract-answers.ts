@@ -45,9 +45,9 @@ export const contractAnswers = {
       "fields": [
         "Prefer",
         "body",
+        "id",
         "name",
-        "tag",
-        "id"
+        "tag"
       ]
     },
     "deletePlant": {

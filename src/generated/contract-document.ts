@@ -418,6 +418,13 @@ export const contractDocument = {
           "id"
         ],
         "properties": {
+          "id": {
+            "description": "Identification number of the plant, unique within the caller's tenant.",
+            "type": "integer",
+            "format": "int64",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
           "name": {
             "description": "Name of the plant, 1 to 256 characters (not trimmed).",
             "type": "string",
@@ -429,13 +436,6 @@ export const contractDocument = {
             "type": "string",
             "maxLength": 256,
             "nullable": true
-          },
-          "id": {
-            "description": "Identification number of the plant, unique within the caller's tenant.",
-            "type": "integer",
-            "format": "int64",
-            "minimum": -9007199254740991,
-            "maximum": 9007199254740991
           }
         }
       },

@@ -36,25 +36,17 @@ export const contract = {
       ]
     }
   },
+  "maxBodyBytes": 65536,
+  "defaultQuota": 10000,
+  "id": {
+    "minimum": -9007199254740991,
+    "maximum": 9007199254740991
+  },
   "name": {
     "minLength": 1,
     "maxLength": 256
   },
   "tag": {
     "maxLength": 256
-  },
-  "id": {
-    "minimum": -9007199254740991,
-    "maximum": 9007199254740991
-  },
-  "pathId": {
-    "minimum": -9007199254740991,
-    "maximum": 9007199254740991
-  },
-  "limit": {
-    "minimum": 0,
-    "maximum": 2147483647
-  },
-  "maxBodyBytes": 65536,
-  "defaultQuota": 10000
+  }
 } as const

@@ -66,15 +66,15 @@ export interface components {
             tag?: string;
         };
         NewPlant: {
-            /** @description Name of the plant, 1 to 256 characters (not trimmed). */
-            name: string;
-            /** @description Tag to specify the type, at most 256 characters; `null` is treated as absent. */
-            tag?: string | null;
             /**
              * Format: int64
              * @description Identification number of the plant, unique within the caller's tenant.
              */
             id: number;
+            /** @description Name of the plant, 1 to 256 characters (not trimmed). */
+            name: string;
+            /** @description Tag to specify the type, at most 256 characters; `null` is treated as absent. */
+            tag?: string | null;
         };
         Error: {
             /**
@@ -222,6 +222,23 @@ export interface components {
     };
     pathItems: never;
 }
+export type Plant = components['schemas']['Plant'];
+export type NewPlant = components['schemas']['NewPlant'];
+export type Error = components['schemas']['Error'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseQuotaExceeded = components['responses']['QuotaExceeded'];
+export type ResponseStorageUnavailable = components['responses']['StorageUnavailable'];
+export type ParameterId = components['parameters']['id'];
+export type ParameterPrefer = components['parameters']['Prefer'];
+export type ParameterLimit = components['parameters']['limit'];
+export type HeaderWwwAuthenticate = components['headers']['WWW-Authenticate'];
+export type HeaderRetryAfter = components['headers']['Retry-After'];
 export type $defs = Record<string, never>;
 export interface operations {
     listPlants: {

@@ -4,13 +4,13 @@ import { answerCorsHeaders, preflightHeaders } from '../core/cors-policy.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
 import type { PlantStore } from '../core/store.ts'
 import { sleep } from '../core/time.ts'
-import { createPlantStore } from '../create-plant-store.ts'
 import {
   type PlantStoreMockOptions,
   type PlantStoreParts,
   plantStoreHandler,
   plantStoreParts,
-} from '../plant-store-mock.ts'
+} from '../in-process-handler.ts'
+import { createPlantStore } from '../seeded-store.ts'
 
 export interface CreateHandlersOptions extends PlantStoreMockOptions {
   /** Only answer requests to this base address, e.g. `https://api.example.com`; by default any origin. */

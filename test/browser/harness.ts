@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build, defaultClientConditions, type PreviewServer, preview } from 'vite'
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest'
+import { toPlant } from '../../src/core/schemas.ts'
 import { createCore, createPlantStore } from '../../src/index.ts'
 import { startChromium } from './chromium.ts'
 import { artifactsDir } from './global-setup.ts'
@@ -279,5 +280,5 @@ export async function expectedError(request: {
 export async function seededPlants(tenantId: string): Promise<ShownPlant[]> {
   const store = createPlantStore()
   await store.ready
-  return store.listPlants(tenantId).map(({ name, tag }) => (tag === undefined ? { name } : { name, tag }))
+  return store.listPlants(tenantId).map(toPlant)
 }

@@ -3,11 +3,11 @@ import { fixtureTokens } from 'plant-store-mock'
 import { SandboxClient } from 'plant-store-mock/client'
 import { createApp } from 'plant-store-mock/server'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createPlantStore } from '../../src/create-plant-store.ts'
 import { contract } from '../../src/generated/contract.ts'
+import { createPlantStore } from '../../src/seeded-store.ts'
 import { bearer, type Listening, listen } from '../server/support.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
-import { share } from '../support/coverage-share.ts'
+import { badRequestConditions, share } from '../support/coverage-share.ts'
 
 interface Report {
   tenant: string
@@ -95,10 +95,7 @@ describe('GET /__sandbox/coverage', () => {
     expect(badRequest).toEqual({
       status: 400,
       hits: 2,
-      conditions: [
-        { condition: 'limit', hits: 0 },
-        { condition: 'Prefer', hits: 2 },
-      ],
+      conditions: badRequestConditions('listPlants', { Prefer: 2 }),
     })
     expect(hits(report, 'listPlants', 403)).toBe(1)
     expect(report.undocumented).toEqual([])

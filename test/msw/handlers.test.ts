@@ -2,7 +2,7 @@ import { HttpResponse, http } from 'msw'
 import { createHandlers, createPlantStore, fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import { invalidPathIds } from '../../src/contract-testing/conformance/rules/delete.ts'
+import { toPlant } from '../../src/core/schemas.ts'
 import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 import { type Answer, expectErrorBody } from '../support/contract.ts'
 import { call, json, origin } from '../support/msw.ts'
@@ -39,7 +39,7 @@ describe('GET /plants', () => {
     expect(answer.status).toBe(200)
     const plants = json<Array<Record<string, unknown>>>(answer)
     const stored = store.listPlants('acme')
-    expect(plants).toEqual(stored.map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })))
+    expect(plants).toEqual(stored.map(toPlant))
     for (const plant of plants) {
       expect(Object.keys(plant).every((key) => key === 'name' || key === 'tag')).toBe(true)
       expect(plant.tag).not.toBeNull()
@@ -66,26 +66,6 @@ describe('GET /plants', () => {
     expect(json<unknown[]>(answer)).toEqual(
       json<unknown[]>(await call('GET', '/plants', { token: acme.read })).slice(0, expected),
     )
-  })
-
-  test.each([
-    ['empty', 'limit='],
-    ['bare', 'limit'],
-    ['negative', 'limit=-1'],
-    ['signed', 'limit=%2B1'],
-    ['plus as space', 'limit=+1'],
-    ['fractional', 'limit=1.5'],
-    ['exponent', 'limit=1e3'],
-    ['hex', 'limit=0x10'],
-    ['leading space', 'limit=%201'],
-    ['trailing space', 'limit=1%20'],
-    ['non-numeric', 'limit=ten'],
-    ['repeated', 'limit=1&limit=2'],
-    ['above int32', 'limit=2147483648'],
-    ['far above int32', 'limit=99999999999999999999999'],
-  ])('answers 400 for a %s limit', async (_, query) => {
-    const answer = await rejected(400, () => call('GET', `/plants?${query}`, { token: acme.read }))
-    expect(json<{ message: string }>(answer).message).toMatch(/limit/)
   })
 
   test('ignores query parameters it does not know', async () => {
@@ -188,7 +168,7 @@ describe('POST /plants', () => {
     expect(answer.status).toBe(200)
   })
 
-  test('accepts names of 1 and 256 characters, counting code points', async () => {
+  test('accepts a name of 1 or 256 characters and a tag of 256, counting code points', async () => {
     expect((await call('POST', '/plants', { token: acme.write, json: { id: 201, name: 'a' } })).status).toBe(200)
     expect(
       (await call('POST', '/plants', { token: acme.write, json: { id: 202, name: '🌵'.repeat(256) } })).status,
@@ -205,27 +185,6 @@ describe('POST /plants', () => {
       headers: { 'content-type': 'application/json; charset=UTF-8' },
     })
     expect(answer.status).toBe(200)
-  })
-
-  test.each([
-    ['a missing name', { id: 300 }, /name/],
-    ['an empty name', { id: 300, name: '' }, /name/],
-    ['a long name', { id: 300, name: 'n'.repeat(257) }, /name/],
-    ['a numeric name', { id: 300, name: 42 }, /name/],
-    ['a null name', { id: 300, name: null }, /name/],
-    ['a long tag', { id: 300, name: 'Ok', tag: 't'.repeat(257) }, /tag/],
-    ['a numeric tag', { id: 300, name: 'Ok', tag: 5 }, /tag/],
-    ['an array tag', { id: 300, name: 'Ok', tag: ['a'] }, /tag/],
-    ['a missing id', { name: 'Ok' }, /id/],
-    ['a string id', { id: '300', name: 'Ok' }, /id/],
-    ['a fractional id', { id: 1.5, name: 'Ok' }, /id/],
-    ['an id above 2^53-1', { id: 9007199254740992, name: 'Ok' }, /id/],
-    ['an id below -(2^53-1)', { id: -9007199254740992, name: 'Ok' }, /id/],
-    ['a null id', { id: null, name: 'Ok' }, /id/],
-    ['a boolean id', { id: true, name: 'Ok' }, /id/],
-  ])('answers 400 naming the field for %s', async (_, body, field) => {
-    const answer = await rejected(400, () => call('POST', '/plants', { token: acme.write, json: body }))
-    expect(json<{ message: string }>(answer).message).toMatch(field)
   })
 
   test.each([
@@ -328,10 +287,6 @@ describe('DELETE /plants/{id}', () => {
 
   test('accepts the largest safe integer and answers 404 when absent', async () => {
     await rejected(404, () => call('DELETE', '/plants/9007199254740991', { token: acme.write }))
-  })
-
-  test.each(invalidPathIds(1))('answers 400 for the path id %s', async (id) => {
-    await rejected(400, () => call('DELETE', `/plants/${id}`, { token: acme.write }))
   })
 })
 

@@ -51,6 +51,15 @@ describe('store.plants(tenant)', () => {
     expect(store.plants('acme').findFirst((q) => q.where({ id: 4242 }))).toBeUndefined()
     await store.reset()
   })
+
+  test('reads one plant by id, only in its own tenant: store.getPlant() and plants(tenant).get()', async () => {
+    const auth = { authorization: `Bearer ${fixtureTokens.globex.write}`, 'content-type': 'application/json' }
+    await fetch(`${base}/plants`, { method: 'POST', headers: auth, body: '{"id":4243,"name":"Globex Aloe"}' })
+    expect(store.getPlant('globex', 4243)).toEqual({ id: 4243, name: 'Globex Aloe' })
+    expect(store.plants('globex').get(4243)).toEqual({ id: 4243, name: 'Globex Aloe' })
+    expect(store.getPlant('acme', 4243)).toBeUndefined()
+    await store.reset()
+  })
 })
 
 describe('a tenant removed from the store', () => {

@@ -25,7 +25,7 @@ const exemptions: Readonly<Partial<Record<OperationId, Partial<Record<Part, stri
     core: 'HEAD is derived from GET: the router runs listPlants and drops the body.',
     client: 'A client reads the list with GET; HEAD only tells its length.',
     'behaviour test': 'HEAD is its GET without the body: test/server/head.test.ts and list-lengths.test.ts drive it.',
-    docs: 'The contract reference lists HEAD on the GET row ("and HEAD").',
+    docs: 'The generated operations table lists HEAD on the GET row ("and HEAD").',
     pact: 'The consumer never sends HEAD; the provider answers it as its GET (test/server/head.test.ts).',
     changelog: 'HEAD is derived from GET: the changelog has "HEAD wherever GET works" (0.1.0).',
   },
@@ -115,12 +115,12 @@ const present: Record<Part, (id: OperationId) => boolean | Promise<boolean>> = {
 /** What to do when a part is missing: the step of docs/maintainers/adding-an-operation.md. */
 const nextStep: Record<Part, string> = {
   client: 'step 1: run npm run generate (the client method is generated from the contract)',
-  core: "step 2: add the operation's handler to the operations table of src/core/core.ts",
+  core: "step 2: the operation's file src/core/operations/<operation-id>.ts, in the table of src/core/operations/index.ts",
   'behaviour test': "step 3: a describe('METHOD /path') block of behaviour tests under test/msw/",
   rule: 'step 4: a conformance rule whose clause starts with the operationId (src/contract-testing/conformance/rules/)',
   provider: 'step 5: answer the operation in the independent Plant Store (test/support/independent-provider.ts)',
   pact: 'step 6: a Pact interaction (test/pact/consumer/), then npm test rewrites contracts/pacts/',
-  docs: 'step 7: a row in the operations table of docs/reference/contract.md, starting with `METHOD /path`',
+  docs: 'step 1: run npm run generate (it writes the operations table of docs/reference/contract.md from the contract)',
   changelog: 'step 7: a line in CHANGELOG.md that names `METHOD /path` as the contract writes it',
 }
 

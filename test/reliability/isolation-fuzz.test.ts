@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createPlantStore } from '../../src/index.ts'
 import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
 import { expectErrorBody } from '../support/contract.ts'
-import type { ModelPlant, ModelTenant } from '../support/tenant-model.ts'
+import { type ModelPlant, type ModelTenant, plantModel, resetModel } from '../support/tenant-model.ts'
 
 const tenantsPerRun = 12
 const operationsPerRun = 2000
@@ -63,8 +63,6 @@ const operation = fc.record({
 })
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never
 
-const view = ({ name, tag }: Plant) => (tag === undefined ? { name } : { name, tag })
-
 async function call(method: string, path: string, token: string, body?: unknown) {
   const response = await fetch(`${sandbox.url}${path}`, {
     method,
@@ -87,35 +85,34 @@ async function apply(tenant: Tenant, { action }: Operation, serial: number): Pro
         `/plants${action.limit === undefined ? '' : `?limit=${action.limit}`}`,
         tenant.read,
       )
-      expect(answer.status).toBe(200)
-      expect(JSON.parse(answer.text)).toEqual(tenant.plants.slice(0, action.limit ?? tenant.plants.length).map(view))
+      const expected = plantModel.listPlants(tenant, { limit: action.limit })
+      expect(answer.status).toBe(expected.status)
+      expect(JSON.parse(answer.text)).toEqual(expected.body)
       return
     }
     case 'create': {
       // The name carries the tenant: a foreign plant anywhere would show whose it is.
       const plant: Plant = { id: action.id, name: `${tenant.id} #${serial}`, ...(action.tag ? { tag: 'fuzz' } : {}) }
       const answer = await call('POST', '/plants', tenant.write, plant)
-      const taken = tenant.plants.some((p) => p.id === action.id)
-      if (taken) {
-        expectErrorBody(answer, 409)
+      const expected = plantModel.addPlant(tenant, plant)
+      if (expected.status >= 400) {
+        expectErrorBody(answer, expected.status)
         return
       }
-      expect(answer.status, answer.text).toBe(200)
-      expect(JSON.parse(answer.text)).toEqual(view(plant))
-      tenant.plants.push(plant)
+      expect(answer.status, answer.text).toBe(expected.status)
+      expect(JSON.parse(answer.text)).toEqual(expected.body)
       return
     }
     case 'delete': {
       const answer = await call('DELETE', `/plants/${action.id}`, tenant.write)
-      const index = tenant.plants.findIndex((p) => p.id === action.id)
-      if (index === -1) {
+      const expected = plantModel.deletePlant(tenant, action.id)
+      if (expected.status >= 400) {
         // The same answer whether the id exists in another tenant or nowhere.
-        expectErrorBody(answer, 404)
-        expect(JSON.parse(answer.text)).toEqual({ error: 404, message: `No plant with id ${action.id} exists.` })
+        expectErrorBody(answer, expected.status)
+        expect(JSON.parse(answer.text)).toEqual({ error: expected.status, message: expected.message })
         return
       }
-      expect(answer.status, answer.text).toBe(204)
-      tenant.plants.splice(index, 1)
+      expect(answer.status, answer.text).toBe(expected.status)
       return
     }
     case 'writeWithReadToken': {
@@ -144,7 +141,7 @@ async function apply(tenant: Tenant, { action }: Operation, serial: number): Pro
     case 'reset': {
       const answer = await call('POST', '/__sandbox/reset', tenant.write)
       expect(answer.status, answer.text).toBe(204)
-      tenant.plants = [...tenant.seeded]
+      resetModel(tenant)
       return
     }
   }

@@ -12,10 +12,10 @@ import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
 import { sandboxContract as sandboxChecker } from '../../src/contract-testing/contract-checker.ts'
 import { journalQueryNames } from '../../src/core/journal-query.ts'
 import { templatePattern } from '../../src/core/path-template.ts'
-import { createPlantStore } from '../../src/create-plant-store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
+import { createPlantStore } from '../../src/seeded-store.ts'
 import { createApp } from '../../src/server/index.ts'
 import {
   type Answer,

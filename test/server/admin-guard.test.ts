@@ -60,7 +60,7 @@ async function plantThatAResetRemoves(id: number): Promise<void> {
   const created = await fetch(`${sandbox.url}/plants`, {
     method: 'POST',
     headers: { ...acmeWrite, 'content-type': 'application/json' },
-    body: JSON.stringify({ id, name: 'Guard fern' }),
+    body: JSON.stringify({ id, name: `Guard fern ${id}` }),
   })
   expect(created.status).toBe(200)
 }

@@ -1,7 +1,7 @@
 /** The admin API under /__sandbox, over real HTTP: tenants for CI jobs, reset, the request journal, health. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
-import { createPlantStore } from '../../src/create-plant-store.ts'
+import { createPlantStore } from '../../src/seeded-store.ts'
 import { createApp } from '../../src/server/index.ts'
 import { expectErrorBody, expectToMatchContract, read } from '../support/contract.ts'
 import { bearer, type Listening, listen } from './support.ts'

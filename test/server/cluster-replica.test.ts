@@ -13,6 +13,7 @@ import { generatePlants } from '../../fixtures/world.ts'
 import { storageUnavailable } from '../../src/cluster/redis-tenants.ts'
 import { defaultClusterTenantTtlSeconds } from '../../src/cluster/replica.ts'
 import { TenantTokens, tenantOfToken } from '../../src/cluster/tenant-tokens.ts'
+import { toPlant } from '../../src/core/schemas.ts'
 import type { StoreChange } from '../../src/core/store.ts'
 import { FaultRules } from '../../src/faults/index.ts'
 import { createPlantStore } from '../../src/index.ts'
@@ -42,8 +43,7 @@ async function provision(sandbox: RunningSandbox, recipe: { plants: number; seed
   return (await response.json()) as { tenant: string; tokens: { read: string; write: string } }
 }
 
-const listOf = (plants: ReadonlyArray<{ name: string; tag?: string }>) =>
-  plants.map(({ name, tag }) => (tag === undefined ? { name } : { name, tag }))
+const listOf = (plants: ReadonlyArray<{ name: string; tag?: string }>) => plants.map(toPlant)
 
 describe('replicas sharing a cluster secret', () => {
   test('issue tokens that name their tenant first, so a proxy can route by it', async () => {

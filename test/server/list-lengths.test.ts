@@ -8,6 +8,7 @@
 import { fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { toPlant } from '../../src/core/schemas.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer } from './support.ts'
 
@@ -25,10 +26,7 @@ const transports = [
 describe.each(transports)('lists of every length through %s', (_name, base, store) => {
   test('GET answers each limit’s list and HEAD its UTF-8 length, before and after writes', async () => {
     const { read, write } = fixtureTokens.acme
-    const expected = (limit: number) =>
-      JSON.stringify(
-        store.listPlants('acme', limit).map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })),
-      )
+    const expected = (limit: number) => JSON.stringify(store.listPlants('acme', limit).map(toPlant))
     for (const [id, name] of [
       [7001, 'Ficus “Ali” 🌿'],
       [7002, 'Lily é\u007f'],
@@ -68,12 +66,7 @@ describe('a long list over HTTP', () => {
       })
       expect(created.status).toBe(200)
     }
-    const expected = (limit?: number) =>
-      JSON.stringify(
-        sandbox.store
-          .listPlants('globex', limit)
-          .map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })),
-      )
+    const expected = (limit?: number) => JSON.stringify(sandbox.store.listPlants('globex', limit).map(toPlant))
     for (const limit of [150, 80, undefined]) {
       const url = `${sandbox.base}/plants${limit === undefined ? '' : `?limit=${limit}`}`
       const answer = await fetch(url, { headers: bearer(read) })

@@ -15,7 +15,8 @@ const head = (extra: string) =>
 
 /** A create of plant `id`, to pipeline behind the refused request. */
 function create(id: number): string {
-  const body = JSON.stringify({ id, name: 'Pipelined' })
+  // A name of its own (its id): the test is about the id, not about any rule on names.
+  const body = JSON.stringify({ id, name: `Pipelined ${id}` })
   return `${head(`Content-Length: ${body.length}\r\n`)}\r\n${body}`
 }
 

@@ -1,7 +1,23 @@
-/** The model the isolation fuzzes check a tenant against (in one process, and through a cluster). */
+/**
+ * The one model of the Plant Store's operations that the property tests and
+ * the isolation fuzzes check it against (in one process, over HTTP, through
+ * a cluster): what each operation answers for a tenant's plants, and how it
+ * changes them. Its plants are the store's type, its answers the one
+ * projection (`toPlant`). The model has an answer for every operation the
+ * core answers: `tsc` fails here, naming it, for one it lacks.
+ */
+import type { CoreOperationId } from '../../src/core/operations/index.ts'
+import { type StoredPlant, toPlant } from '../../src/core/schemas.ts'
 
-/** A plant as the fuzzes create it: its id, name and optional tag. */
-export type ModelPlant = { id: number; name: string; tag?: string }
+/** A plant as the model holds it: the store's own type. */
+export type ModelPlant = StoredPlant
+
+/** What a tenant holds: the plants it was seeded with (what a reset returns to), and its plants in list order. */
+export interface ModelState {
+  readonly seeded: readonly ModelPlant[]
+  /** What the tenant must hold, in list order: every acknowledged write applied. */
+  plants: ModelPlant[]
+}
 
 /**
  * A provisioned tenant, its tokens and what it must hold.
@@ -9,11 +25,46 @@ export type ModelPlant = { id: number; name: string; tag?: string }
  * @example
  * const tenant: ModelTenant = { id, read, write, seeded, plants: [...seeded] }
  */
-export interface ModelTenant {
+export interface ModelTenant extends ModelState {
   readonly id: string
   readonly read: string
   readonly write: string
-  readonly seeded: readonly ModelPlant[]
-  /** What the tenant must hold, in list order: every acknowledged write applied. */
-  plants: ModelPlant[]
+}
+
+/** What the model says an operation answers: its status, and the body of a 2xx (or a 404's message). */
+export interface ModelAnswer {
+  readonly status: number
+  readonly body?: unknown
+  readonly message?: string
+}
+
+/**
+ * Each operation's answer for a tenant, applied to it as the store would:
+ * the one place the property tests say what an operation does.
+ *
+ * @example
+ * const expected = plantModel.addPlant(tenant, { id: 7, name: 'Fern' }) // { status: 200, body: { name: 'Fern' } }
+ */
+export const plantModel = {
+  listPlants: (state: ModelState, { limit }: { limit?: number | undefined } = {}): ModelAnswer => ({
+    status: 200,
+    body: state.plants.slice(0, limit ?? state.plants.length).map(toPlant),
+  }),
+  addPlant: (state: ModelState, plant: ModelPlant): ModelAnswer => {
+    if (state.plants.some(({ id }) => id === plant.id)) return { status: 409 }
+    state.plants.push(plant)
+    return { status: 200, body: toPlant(plant) }
+  },
+  deletePlant: (state: ModelState, id: number): ModelAnswer => {
+    const index = state.plants.findIndex((plant) => plant.id === id)
+    // Whether the id exists elsewhere never shows: the same message as for an id that exists nowhere.
+    if (index === -1) return { status: 404, message: `No plant with id ${id} exists.` }
+    state.plants.splice(index, 1)
+    return { status: 204 }
+  },
+} satisfies Record<CoreOperationId, (state: ModelState, ...args: never[]) => ModelAnswer>
+
+/** The sandbox's reset of a tenant: back to its seeded plants. */
+export function resetModel(state: ModelState): void {
+  state.plants = [...state.seeded]
 }

@@ -5,7 +5,7 @@
  * the field, `Allow` may list more methods, unknown headers are ignored.
  */
 import { toPlant } from '../../core/schemas.ts'
-import type { components } from '../../generated/openapi.ts'
+import type { Plant } from '../../generated/openapi.ts'
 import { type Answer, mediaTypeOf } from './exchange.ts'
 
 /** One expectation: what was expected, and whether an answer meets it. */
@@ -14,8 +14,8 @@ export interface Expectation {
   holds(answer: Answer): boolean
 }
 
-/** A plant as the contract answers it (the `Plant` schema): a name and, when it has one, a tag. */
-export type PlantShape = components['schemas']['Plant']
+/** A plant as the contract answers it (the `Plant` schema, generated): a name and, when it has one, a tag. */
+export type { Plant }
 
 /**
  * The answer has this status.
@@ -108,7 +108,7 @@ export function json(expected: string, predicate: (value: unknown) => boolean): 
  * @example
  * context.expect(exchange, plantBody({ name: 'Fern' }))
  */
-export function plantBody(plant: PlantShape): Expectation {
+export function plantBody(plant: Plant): Expectation {
   return json(`the Plant ${JSON.stringify(toPlant(plant))}`, (value) => samePlant(value, plant))
 }
 
@@ -118,7 +118,7 @@ export function plantBody(plant: PlantShape): Expectation {
  * @example
  * samePlant({ name: 'Fern', tag: null }, { name: 'Fern' }) // false: an absent tag is omitted, never null
  */
-export function samePlant(value: unknown, plant: PlantShape): boolean {
+export function samePlant(value: unknown, plant: Plant): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const entry = value as Record<string, unknown>
   return entry.name === plant.name && (plant.tag === undefined ? !Object.hasOwn(entry, 'tag') : entry.tag === plant.tag)
@@ -130,7 +130,7 @@ export function samePlant(value: unknown, plant: PlantShape): boolean {
  * @example
  * samePlants([{ name: 'Fern' }], [{ name: 'Fern' }]) // true
  */
-export function samePlants(value: unknown, plants: readonly PlantShape[]): boolean {
+export function samePlants(value: unknown, plants: readonly Plant[]): boolean {
   return Array.isArray(value) && value.length === plants.length && plants.every((p, i) => samePlant(value[i], p))
 }
 

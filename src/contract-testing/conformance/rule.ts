@@ -4,13 +4,13 @@
  * talks to the provider through a {@link RuleContext}.
  */
 import type { Exchange, Probe } from './exchange.ts'
-import type { Expectation, PlantShape } from './expectations.ts'
+import type { Expectation, Plant } from './expectations.ts'
 
 /** What a rule needs beyond the read-write token; without it the rule is skipped. */
 export type Need = 'readOnly' | 'foreign' | 'expired' | 'quota'
 
 /** A plant this run created (and will delete): the Plant it answers as, and its id. */
-export interface OwnPlant extends PlantShape {
+export interface OwnPlant extends Plant {
   readonly id: number
   /** The tenant it lives in: the read-write token's or the foreign token's. */
   readonly role: 'readWrite' | 'foreign'

@@ -14,8 +14,8 @@ import { seededPlants } from '../../../fixtures/world.ts'
 import { bearerToken } from '../../core/auth.ts'
 import { type OperationId, writesPlants } from '../../core/core.ts'
 import { PlantStoreError } from '../../core/errors.ts'
+import { codePointLength } from '../../core/inputs.ts'
 import {
-  codePointLength,
   scopes as contractScopes,
   type Scope,
   type StoredPlant,

@@ -18,6 +18,7 @@ import {
   noContent,
   readBodyWithinLimit,
 } from '../../core/http.ts'
+import { parseParameters } from '../../core/inputs.ts'
 import type { RequestJournal } from '../../core/journal.ts'
 import { parseJournalQuery } from '../../core/journal-query.ts'
 import { keyedQueue } from '../../core/keyed-queue.ts'
@@ -25,7 +26,7 @@ import { randomSeed } from '../../core/random.ts'
 import { ContractRouter, type HeadOperationId, headOf } from '../../core/router.ts'
 import type { Scope } from '../../core/schemas.ts'
 import type { PlantStore, ProvisionedTenant, ProvisionOptions } from '../../core/store.ts'
-import { checkContentType, parseJsonObject, parseLimit } from '../../core/validation.ts'
+import { checkContentType, parseJsonObject } from '../../core/validation.ts'
 import type { FaultRules } from '../../faults/fault-rules.ts'
 import { parseFaultRule } from '../../faults/rule.ts'
 import { sandboxContract } from '../../generated/sandbox-contract.ts'
@@ -288,7 +289,8 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
       return noContent
     },
     listTenantPlants({ request, tenantId }) {
-      const plants = store.listPlants(tenantId, parseLimit(request.query))
+      // The same `limit` parameter as GET /plants (the sandbox contract refers to it), checked by its schema.
+      const plants = store.listPlants(tenantId, parseParameters('listPlants', request, {}).query.limit)
       return jsonResponse(200, { tenant: tenantId, count: store.countPlants(tenantId), plants })
     },
     health: () => jsonResponse(200, { status: 'ok' }),

@@ -1,37 +1,8 @@
 /** The rules of `DELETE /plants/{id}`. */
-import { contract } from '../../../generated/contract.ts'
+import { parameterOf, refusedTexts } from '../../boundaries.ts'
 import { errorBody, namesField, noBody, status } from '../expectations.ts'
 import type { ConformanceRule } from '../rule.ts'
 import { expectListed, expectNotListed } from './support.ts'
-
-/**
- * Path ids the contract refuses (400 naming `id`), each a form a lenient
- * parser would read as `id` (so a provider that accepts one deletes nothing
- * but that plant): not an optional `-` and decimal digits, or beyond
- * ±(2^53-1). The one list of them: the conformance rule, the msw tests and
- * the hostile corpus all send these.
- *
- * @example
- * invalidPathIds(7) // ['abc', '7.5', '7.0', '7e0', '0x7', '+7', …]
- */
-export function invalidPathIds(id: number): string[] {
-  return [
-    'abc',
-    `${id}.5`,
-    `${id}.0`,
-    `${id}e0`,
-    `0x${id.toString(16)}`,
-    `+${id}`,
-    `%20${id}`,
-    `${id}%20`,
-    `${id}abc`,
-    `--${id}`,
-    `${id}-`,
-    String(contract.pathId.maximum + 1),
-    String(contract.pathId.minimum - 1),
-    '99999999999999999999999',
-  ]
-}
 
 /**
  * The rules of `DELETE /plants/{id}`.
@@ -71,7 +42,7 @@ export const deleteRules: readonly ConformanceRule[] = [
       // which accepts them deletes nothing but ours.
       const plant = await context.createPlant({ label: 'invalid path ids', tag: 'kept' })
       const { id } = plant
-      const forms = invalidPathIds(id)
+      const forms = refusedTexts(parameterOf('deletePlant', 'id'), id)
       for (const form of forms) {
         const exchange = await context.send({ method: 'DELETE', path: `/plants/${form}` })
         context.expect(exchange, errorBody(400), namesField('id'))

@@ -31,8 +31,7 @@ export const isolationRules: readonly ConformanceRule[] = [
   {
     id: 'isolation.list',
     title: "A tenant never lists another tenant's plants",
-    clause:
-      'listPlants: "those of the user\'s tenant"; decisions: "The list returns the plants of the caller\'s tenant, and nothing else"',
+    clause: 'listPlants: "those of the user\'s tenant"; decisions: "Every operation sees only the caller\'s tenant"',
     needs: ['foreign'],
     async check(context) {
       const mine = await context.createPlant({ label: 'isolated, mine' })
@@ -57,7 +56,7 @@ export const isolationRules: readonly ConformanceRule[] = [
   {
     id: 'isolation.no-existence-leak',
     title: "Deleting another tenant's id answers exactly like deleting an id that exists nowhere",
-    clause: 'decisions: "the same answer whether it exists in another tenant or nowhere: existence never leaks"',
+    clause: 'decisions: "the same whether it exists in another tenant or nowhere"',
     needs: ['foreign'],
     async check(context) {
       const plant = await context.createPlant({ label: 'existence must not leak', tag: 'kept' })

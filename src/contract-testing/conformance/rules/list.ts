@@ -1,17 +1,8 @@
 /** The rules of reading plants (`GET /plants`: the list's shape and order, and `limit`). */
 import { isDeepStrictEqual } from 'node:util'
 import { toPlant } from '../../../core/schemas.ts'
-import { contract } from '../../../generated/contract.ts'
-import {
-  errorBody,
-  json,
-  jsonContent,
-  namesField,
-  noBody,
-  type PlantShape,
-  samePlants,
-  status,
-} from '../expectations.ts'
+import { parameterOf, refusedTexts } from '../../boundaries.ts'
+import { errorBody, json, jsonContent, namesField, noBody, type Plant, samePlants, status } from '../expectations.ts'
 import type { ConformanceRule, RuleContext } from '../rule.ts'
 
 /** Whether a JSON value is a Plant as far as types go (lengths are `contract.responses`'s). */
@@ -28,7 +19,8 @@ async function atLeast(context: RuleContext, count: number): Promise<readonly un
   return (await context.list()).plants
 }
 
-const invalidLimits = ['', '-1', '-0', '%2B1', '1.5', '1.0', '1e1', '0x10', '%201', '1%20', 'ten', '1a']
+/** The `limit` parameter as the contract declares it: its refused values come from its schema (boundaries.ts). */
+const limit = parameterOf('listPlants', 'limit')
 
 /**
  * The rules of reading plants: `GET /plants` (the list and `limit`); a new read operation's rules go here too.
@@ -70,7 +62,7 @@ export const listRules: readonly ConformanceRule[] = [
       const before = await context.list()
       // Neither id order nor name order nor their reverse is the creation order.
       const [low, middle, high] = [context.freshId(), context.freshId(), context.freshId()].sort((a, b) => a - b)
-      const created: PlantShape[] = []
+      const created: Plant[] = []
       for (const [id, label] of [
         [middle, 'order b'],
         [high, 'order c'],
@@ -117,7 +109,7 @@ export const listRules: readonly ConformanceRule[] = [
         ['02', 2],
         [String(n), n],
         [String(n + 1), n],
-        [String(contract.limit.maximum), n],
+        [String(limit.schema.maximum), n],
       ]
       for (const [limit, count] of cases) {
         const exchange = await context.send({ method: 'GET', path: `/plants?limit=${limit}` })
@@ -135,8 +127,8 @@ export const listRules: readonly ConformanceRule[] = [
     clause:
       'listPlants, limit: "empty, signed, fractional, exponent, hex, spaces … is a 400"; BadRequest names the field',
     async check(context) {
-      for (const limit of invalidLimits) {
-        const exchange = await context.send({ method: 'GET', path: `/plants?limit=${limit}` })
+      for (const text of refusedTexts(limit)) {
+        const exchange = await context.send({ method: 'GET', path: `/plants?limit=${text}` })
         context.expect(exchange, errorBody(400), namesField('limit'))
       }
     },
@@ -155,10 +147,10 @@ export const listRules: readonly ConformanceRule[] = [
   {
     id: 'limit.range',
     title: 'A limit above int32 (2147483648 and beyond) is a 400 Error naming limit',
-    clause: 'listPlants, limit: int32, maximum 2147483647; "above int32 is a 400"',
+    clause: 'listPlants, limit: int32, maximum 2147483647; "Anything else (… above int32) is a 400"',
     async check(context) {
-      for (const limit of [String(contract.limit.maximum + 1), '99999999999999999999']) {
-        const exchange = await context.send({ method: 'GET', path: `/plants?limit=${limit}` })
+      for (const text of refusedTexts(limit).filter((form) => /^[0-9]+$/.test(form))) {
+        const exchange = await context.send({ method: 'GET', path: `/plants?limit=${text}` })
         context.expect(exchange, errorBody(400), namesField('limit'))
       }
     },

@@ -71,7 +71,7 @@ export const protocolRules: readonly ConformanceRule[] = [
   {
     id: 'routing.unknown-path',
     title: 'An unknown path is a 404 Error',
-    clause: 'decisions: "404 for an unknown path"; every non-2xx answer has an Error body',
+    clause: 'decisions, Unknown path or method: "404"; every non-2xx answer has an Error body',
     async check(context) {
       const plant = await context.createPlant({ label: 'has no sub-resources' })
       for (const path of [`/conformance-unknown-${context.freshId()}`, `/plants/${plant.id}/leaves`]) {
@@ -82,7 +82,7 @@ export const protocolRules: readonly ConformanceRule[] = [
   {
     id: 'routing.wrong-method',
     title: "A known path with a method it does not have is a 405 Error whose Allow lists the path's methods",
-    clause: 'decisions: "405 with an Allow header for a known path with the wrong method"',
+    clause: 'decisions: "a known path with another method 405 with Allow"',
     async check(context) {
       const plant = await context.createPlant({ label: 'wrong methods', tag: 'kept' })
       for (const { method, path, methods } of wrongMethods()) {

@@ -14,7 +14,7 @@ export const quotaRules: readonly ConformanceRule[] = [
     id: 'quota.exceeded',
     title: "A create past the tenant's quota is a 507 Error, and nothing stored is lost",
     clause:
-      'addPlant 507 QuotaExceeded: "The caller\'s tenant already holds its quota of plants; nothing stored is lost"',
+      'addPlant 507 QuotaExceeded: "The caller\'s tenant already holds its quota of plants … nothing stored is lost"',
     needs: ['quota'],
     async check(context) {
       const quota = context.quota ?? 0

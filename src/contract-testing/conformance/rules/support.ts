@@ -1,7 +1,7 @@
 /** Small checks the rules share: is a plant listed, is a list unchanged, a body of an exact size. */
 import { isDeepStrictEqual } from 'node:util'
 import { toPlant } from '../../../core/schemas.ts'
-import { type PlantShape, samePlant } from '../expectations.ts'
+import { type Plant, samePlant } from '../expectations.ts'
 import type { Listing, RuleContext } from '../rule.ts'
 
 /**
@@ -20,7 +20,7 @@ export function named(plants: readonly unknown[], name: string): unknown[] {
  * @example
  * expectListed(context, await context.list(), plant)
  */
-export function expectListed(context: RuleContext, listing: Listing, plant: PlantShape, why = ''): void {
+export function expectListed(context: RuleContext, listing: Listing, plant: Plant, why = ''): void {
   const found = named(listing.plants, plant.name)
   if (found.length !== 1 || !samePlant(found[0], plant)) {
     context.fail(`the list to hold ${JSON.stringify(toPlant(plant))} exactly once${why}`, listing.exchange)

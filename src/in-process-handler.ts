@@ -7,10 +7,10 @@
 import { type CoreOptions, createCore, type PlantStoreHandler } from './core/core.ts'
 import type { PlantStore } from './core/store.ts'
 import { PlantStoreCoverage } from './coverage-report.ts'
-import { type CreatePlantStoreOptions, createPlantStore } from './create-plant-store.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { withFaults } from './faults/with-faults.ts'
 import { type PlantStoreJournalOptions, PlantStoreRequests } from './plant-store-requests.ts'
+import { type CreatePlantStoreOptions, createPlantStore } from './seeded-store.ts'
 
 export interface PlantStoreMockOptions extends CreatePlantStoreOptions, CoreOptions {
   /** The store to serve; by default a new one seeded with the fixture world. */
