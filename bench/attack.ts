@@ -10,8 +10,9 @@
  * Run with `npm run attack` (builds the sandbox first), or
  * `node bench/attack.ts [--only <id,…>] [--ceiling <MB>]` (ids: the `attacks`
  * table below; an unknown id prints them all). The tool attacks attack
- * `recordMswPact`, `verify` and `conformance` with no sandbox or victim
- * (`attack/tool-attack.ts`; a tool is killed past the ceiling too). Bounded: each
+ * `recordMswPact`, `verify`, `conformance` and the browser's stored world
+ * (in Chromium) with no sandbox or victim (`attack/tool-attack.ts`; a tool
+ * is killed past the ceiling too). Bounded: each
  * attack has a count and a time limit, and is stopped when the server's RSS
  * passes the ceiling (default 1500 MB). The cluster attacks (Redis expiry,
  * a replica's journal) need nginx and Redis and are not run here.
@@ -50,6 +51,7 @@ import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
 import { shareProvisioningAttack } from './attack/share-provisioning.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
 import { stateLinkAttack } from './attack/state-link.ts'
+import { storedWorldAttack } from './attack/stored-world.ts'
 import { runToolAttack, type ToolAttack } from './attack/tool-attack.ts'
 import { twoProcessesAttack } from './attack/two-processes.ts'
 import { unreadStreamsAttack } from './attack/unread-streams.ts'
@@ -74,10 +76,12 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   twoProcessesAttack(),
   stateLinkAttack(),
   hostileStateAttack(),
-  // Tool attacks (issue 35): hostile input to recordMswPact, verify and conformance; no sandbox, no victim.
+  // Tool attacks (issue 35): hostile input to recordMswPact, verify, conformance and the browser's stored
+  // world (Chromium); no sandbox, no victim.
   pactSecretsAttack(),
   verifyQuotaAttack(),
   conformanceHugeAttack(),
+  storedWorldAttack(),
   pipelineSmallAttack('api'),
   pipelineSmallAttack('admin'),
   pipelineSmallAttack('held'),

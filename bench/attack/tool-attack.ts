@@ -16,6 +16,8 @@ export interface ToolReport {
   readonly checks: readonly Check[]
   readonly facts: readonly string[]
   readonly peakRssMb: number
+  /** The JS heap it measured, in MB, when it measured one (a browser page's). */
+  readonly peakHeapMb?: number
 }
 
 /** What a tool attack is given: the suite's memory ceiling, past which a tool is killed. */
@@ -125,7 +127,7 @@ export async function runToolAttack(attack: ToolAttack, context: ToolContext): P
   return {
     attack,
     peakRssMb: report.peakRssMb,
-    peakHeapMb: Number.NaN,
+    peakHeapMb: report.peakHeapMb ?? Number.NaN,
     victimP50Ms: Number.NaN,
     victimP99Ms: Number.NaN,
     victimRequests: 0,

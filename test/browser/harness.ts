@@ -4,28 +4,24 @@
  * system's, or the one shipped in `@sparticuz/chromium`) driven by
  * playwright-core, and a page object that drives the app the way a person does.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { build, defaultClientConditions, type PreviewServer, preview } from 'vite'
+import { build, type PreviewServer, preview } from 'vite'
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest'
 import { toPlant } from '../../src/core/schemas.ts'
 import { createCore, createPlantStore } from '../../src/index.ts'
 import { startChromium } from './chromium.ts'
 import { artifactsDir } from './global-setup.ts'
+import type { ExampleSite } from './stored-world-pages.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const configFile = join(projectRoot, 'example/vite.config.ts')
 
-export interface ExampleSite {
-  /** The site's origin, e.g. `http://127.0.0.1:43117`. */
-  readonly origin: string
-  close(): Promise<void>
-}
+export type { ExampleSite } from './stored-world-pages.ts'
+export { serveStoredWorldPages } from './stored-world-pages.ts'
 
 /** Builds the example app into a temporary folder and serves it with `vite preview` on 127.0.0.1, port 0. */
 export async function serveExample(): Promise<ExampleSite> {
@@ -43,49 +39,6 @@ export async function serveExample(): Promise<ExampleSite> {
     origin: `http://127.0.0.1:${address.port}`,
     async close() {
       await server.close()
-      await rm(outDir, { recursive: true, force: true })
-    },
-  }
-}
-
-/**
- * Builds `test/browser/pages/stored-world-page.ts` (the worker mock, set up
- * by the test through `window.setUpMock`) with Vite and serves it on
- * 127.0.0.1, port 0: every path below `/` is the same page, so `/a/` and
- * `/b/` are two apps of one origin.
- */
-export async function serveStoredWorldPages(): Promise<ExampleSite> {
-  const outDir = await mkdtemp(join(tmpdir(), 'plant-store-pages-'))
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    root: projectRoot,
-    resolve: { conditions: ['plant-store-mock:source', ...defaultClientConditions] },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      minify: false,
-      lib: { entry: join(projectRoot, 'test/browser/pages/stored-world-page.ts'), formats: ['es'], fileName: 'page' },
-    },
-  })
-  const server = createServer(async (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://x').pathname
-    if (path.endsWith('.js')) {
-      const file = await readFile(join(outDir, basename(path))).catch(() => undefined)
-      if (!file) return void response.writeHead(404).end()
-      return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(file)
-    }
-    response
-      .writeHead(200, { 'content-type': 'text/html' })
-      .end('<!doctype html><title>app</title><script type="module" src="/page.js"></script>')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
       await rm(outDir, { recursive: true, force: true })
     },
   }

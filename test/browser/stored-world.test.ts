@@ -215,6 +215,7 @@ describe('two apps of one origin, and the seeded plants, with persist: true (iss
     expect(huge.result).toEqual({
       error:
         'PlantStoreError: setupPlantStoreWorker({ persist }): plantsPerTenant is 1000000 seeded plants; a tenant holds at most 10000 (its quota, as for provisioning).',
+      code: 'quota_exceeded',
     })
     const overQuota = await openApp('/', { persist: true, plantsPerTenant: 20, quota: 10 })
     expect(overQuota.result).toMatchObject({ error: expect.stringContaining('a tenant holds at most 10') })

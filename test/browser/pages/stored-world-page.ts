@@ -7,8 +7,11 @@ import { type PlantStoreWorkerOptions, setupPlantStoreWorker } from '../../../sr
 
 declare global {
   interface Window {
-    /** Sets the mock up; answers its tenant `acme`'s plant ids once its world is loaded, or the error it threw. */
-    setUpMock(options: PlantStoreWorkerOptions): Promise<{ ids: number[] } | { error: string }>
+    /**
+     * Sets the mock up; answers its tenant `acme`'s plant ids once its world
+     * is loaded, or the error it threw (with its `code` when it has one).
+     */
+    setUpMock(options: PlantStoreWorkerOptions): Promise<{ ids: number[] } | { error: string; code?: string }>
     /** Adds a plant to tenant `acme` through the page's store. */
     addPlant(id: number): Promise<void>
     /** Tenant `acme`'s plant ids in the page's store. */
@@ -24,7 +27,9 @@ window.setUpMock = async (options) => {
     await store.ready
     return { ids: window.plantIds() }
   } catch (error) {
-    return { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }
+    if (!(error instanceof Error)) return { error: String(error) }
+    const { code } = error as { code?: unknown }
+    return { error: `${error.name}: ${error.message}`, ...(typeof code === 'string' ? { code } : {}) }
   }
 }
 window.addPlant = async (id) => {
