@@ -375,7 +375,7 @@ export const contractDocument = {
         }
       },
       "StorageUnavailable": {
-        "description": "A sandbox that keeps its state in durable storage (replicas with\n`--redis-url`) cannot store the write right now; nothing changed. Try\nagain after `Retry-After` seconds. A sandbox without durable storage\nnever answers it.\n",
+        "description": "A sandbox that keeps its state in durable storage (replicas with\n`--redis-url`, or `--state-file` on a full or failing disk) cannot\nstore the write right now; nothing changed. Try again after\n`Retry-After` seconds. A sandbox without durable storage never\nanswers it.\n",
         "x-plant-store-decision": true,
         "headers": {
           "Retry-After": {

@@ -706,9 +706,10 @@ export interface components {
         };
         /**
          * @description A sandbox that keeps its state in durable storage (replicas with
-         *     `--redis-url`) cannot store the write right now; nothing changed. Try
-         *     again after `Retry-After` seconds. A sandbox without durable storage
-         *     never answers it.
+         *     `--redis-url`, or `--state-file` on a full or failing disk) cannot
+         *     store the write right now; nothing changed. Try again after
+         *     `Retry-After` seconds. A sandbox without durable storage never
+         *     answers it.
          */
         StorageUnavailable: {
             headers: {
