@@ -6,6 +6,7 @@
  * check before the Verifier runs), sent SIGTERM a second after it was
  * fetched: it must end, of the signal or having refused the state at set-up.
  */
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,21 +16,8 @@ import { lastLines, runTool, type ToolAttack } from './tool-attack.ts'
 
 const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
 
-/** The audit's pact: one interaction, a state asking for 50,000,000 plants. */
-const hugeStatePact = JSON.stringify({
-  consumer: { name: 'app' },
-  provider: { name: 'plant-store' },
-  interactions: [
-    {
-      type: 'Synchronous/HTTP',
-      description: 'a huge list',
-      providerStates: [{ name: 'the tenant has {count} plants', params: { count: 50_000_000 } }],
-      request: { method: 'GET', path: '/plants' },
-      response: { status: 200 },
-    },
-  ],
-  metadata: { pactSpecification: { version: '4.0' } },
-})
+/** The audit's pact: one interaction, a state asking for 50,000,000 plants (the verify tests' fixture too). */
+const hugeStatePact = readFileSync(new URL('../../test/pact/fixtures/huge-state.json', import.meta.url), 'utf8')
 
 /** The verify-quota attack. */
 export function verifyQuotaAttack(): ToolAttack {

@@ -4,7 +4,9 @@
  * be verified (bad usage, a missing path, no pacts, files that are not
  * pacts), 130/143 when interrupted; always one line naming the problem.
  */
+
 import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -97,21 +99,9 @@ describe('plant-store-mock verify exits 2 with one line when nothing can be veri
   })
 
   test('for a provider state beyond the quotas: a 430-byte pact asking for 50,000,000 plants (issue 35, F12)', async () => {
-    const pact = {
-      consumer: { name: 'app' },
-      provider: { name: 'plant-store' },
-      interactions: [
-        {
-          type: 'Synchronous/HTTP',
-          description: 'a huge list',
-          providerStates: [{ name: 'the tenant has {count} plants', params: { count: 50_000_000 } }],
-          request: { method: 'GET', path: '/plants' },
-          response: { status: 200 },
-        },
-      ],
-      metadata: { pactSpecification: { version: '4.0' } },
-    }
-    const huge = await folder('huge-state', { 'app-plant-store.json': JSON.stringify(pact) })
+    const huge = await folder('huge-state', {
+      'app-plant-store.json': readFileSync(`${fixturesDir}huge-state.json`, 'utf8'),
+    })
     // Half a gigabyte of heap: before the check, set-up ran out of 4 GB.
     const run = spawnSync(process.execPath, ['--max-old-space-size=512', cli, 'verify', huge], {
       encoding: 'utf8',
