@@ -185,6 +185,16 @@ describe('the app of npm create vite (react-ts), with the guides’ recipes', ()
     expect(pact.interactions).toHaveLength(4)
   })
 
+  test('pass under Vitest with --no-isolate too, into one table with the same count', async () => {
+    const isolated = await readFile(join(app, 'coverage', 'unit.json'), 'utf8')
+
+    const ran = await runStep(`${ciStep('npx vitest run')} --no-isolate`)
+
+    expect(ran.code, printed(ran)).toBe(0)
+    expect(printed(ran).match(tableHeading)).toHaveLength(1)
+    expect(await readFile(join(app, 'coverage', 'unit.json'), 'utf8')).toBe(isolated)
+  })
+
   test('fail under Vitest below the reporter’s threshold, every test passing', async () => {
     const config = await readFile(join(app, 'vitest.config.ts'), 'utf8')
     await writeFile(join(app, 'vitest.strict.config.ts'), config.replace('min: 30', 'min: 90'))
@@ -333,7 +343,7 @@ describe('the packed types', () => {
       const version = await run(join(app, ...bin), ['--version'], app)
       const checked = await run(join(app, ...bin), ['-p', 'entries'], app)
 
-      expect(entries).toHaveLength(7)
+      expect(entries).toHaveLength(10) // with ./playwright/reporter, ./vitest and ./vitest/setup
       expect(version.stdout).toContain(compiler === 'TypeScript 7' ? 'Version 7.' : 'Version 5.9.')
       expect(checked.stdout + checked.stderr).toBe('')
       expect(checked.code).toBe(0)
