@@ -116,8 +116,16 @@ function keptCount({ entries, head }: TenantEntries): number {
   return entries.length - head
 }
 
-const decoder = new TextDecoder()
-const encoder = new TextEncoder()
+/**
+ * Made on first use, not as the module loads: an environment without them
+ * (Jest's plain `jsdom`) still loads the package, and fails where msw does.
+ */
+let codec: { readonly decoder: TextDecoder; readonly encoder: TextEncoder } | undefined
+
+function textCodec(): { readonly decoder: TextDecoder; readonly encoder: TextEncoder } {
+  codec ??= { decoder: new TextDecoder(), encoder: new TextEncoder() }
+  return codec
+}
 
 /**
  * A copy of `text` cut to `max` characters (with `…` when cut) that shares no
@@ -125,6 +133,7 @@ const encoder = new TextEncoder()
  * string alive, so a 4 KB prefix of a 1 MB answer would pin the megabyte.
  */
 function cutCopy(text: string, max: number): string {
+  const { decoder, encoder } = textCodec()
   return decoder.decode(encoder.encode(`${text.slice(0, max)}…`))
 }
 
@@ -396,7 +405,7 @@ export class RequestJournal {
   #bodyText(bytes: Uint8Array): string {
     const max = this.#maxBodyChars
     const prefix = bytes.byteLength > max * 3 ? bytes.subarray(0, max * 3) : bytes
-    const text = decoder.decode(prefix)
+    const text = textCodec().decoder.decode(prefix)
     return text.length > max || prefix !== bytes ? cutCopy(text, max) : text
   }
 

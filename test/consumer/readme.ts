@@ -75,13 +75,15 @@ const ciSteps = z.array(
 
 /**
  * The CI steps for consumers, from the documentation's `file=ci-steps.yml`
- * block (in the contract-testing guide).
+ * block of a project (`main`'s in the contract-testing guide, `vite`'s in the
+ * coverage guide).
  *
  * @example
  * readmeCiSteps()[0] // { run: 'npm test', env: {} }
+ * readmeCiSteps('vite')[1] // { run: 'npx vitest run', env: {} }
  */
-export function readmeCiSteps(): z.infer<typeof ciSteps> {
-  const file = readmeFiles().find((candidate) => candidate.path === 'ci-steps.yml')
+export function readmeCiSteps(project = 'main'): z.infer<typeof ciSteps> {
+  const file = readmeFiles(project).find((candidate) => candidate.path === 'ci-steps.yml')
   if (file === undefined) throw new Error('The documentation has no ```yaml file=ci-steps.yml block.')
   return ciSteps.parse(parse(file.text))
 }

@@ -1,13 +1,17 @@
 /**
  * Today's templates: the app `npm create vite@latest -- --template react-ts`
  * makes (TypeScript 7, a references-only root tsconfig, React 19), with the
- * packed package and, in one install, what its team adds (Jest 30 through
- * @swc/jest and jest-fixed-jsdom, Playwright, Storybook with
+ * packed package and, in one install, what its team adds (Vitest, Jest 30
+ * through @swc/jest and jest-fixed-jsdom, Playwright, Storybook with
  * msw-storybook-addon 3, TypeScript 5.9 beside the template's 7). The
  * documentation's blocks for the `vite` project (```` ```tsx file=… project=vite ````)
- * are written there unmodified and run as the guides say: `tsc -b`, Jest,
- * Playwright on the Vite dev server with service workers blocked (the app
- * starts the worker in development and must still mount), and
+ * are written there unmodified and run as the guides say: `tsc -b`, a
+ * three-file Vitest suite on two workers and Playwright on the Vite dev
+ * server with service workers blocked (the app starts the worker in
+ * development and must still mount) on two workers, each printing one
+ * contract coverage table for the whole run and failing below its threshold,
+ * the two runs' reports merged with the Vitest suite's recorded pact by
+ * `plant-store-mock coverage` (the coverage guide's CI steps), Jest, and
  * `storybook build` visited in Chromium. The packed types are checked by
  * TypeScript 7 and 5.9 through a file that imports every entry.
  */
@@ -21,7 +25,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findChromium, startChromium } from '../browser/chromium.ts'
-import { readmeFiles } from './readme.ts'
+import { readmeCiSteps, readmeFiles } from './readme.ts'
 import { cleanEnv, npmInstall, packFromClone, type Ran, run } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -33,6 +37,7 @@ const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'u
 /** What the team adds to the template, in one install (beside the template's own dependencies). */
 const tooling = [
   'msw@3',
+  `vitest@${manifest.devDependencies.vitest}`,
   `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
   // The Jest recipe (node-tests guide).
   'jest@30',
@@ -65,6 +70,19 @@ const colours = new RegExp(`${String.fromCharCode(27)}\\[[\\d;]*m`, 'g')
 const printed = (ran: Ran) => (ran.stdout + ran.stderr).replace(colours, '')
 
 const jestEnv = { NODE_OPTIONS: '--experimental-vm-modules' }
+
+/** The heading of a contract coverage table. */
+const tableHeading = /^Plant Store contract coverage: \d+ of 23 declared answers/gm
+
+/** The coverage guide's CI steps for the Vite app: the one that starts with `command`. */
+function ciStep(command: string): string {
+  const step = readmeCiSteps('vite').find(({ run }) => run.startsWith(command))
+  if (step === undefined) throw new Error(`The coverage guide's CI steps for the Vite app have no ${command}.`)
+  return step.run
+}
+
+/** Runs a CI step's command line as CI does, through a shell. */
+const runStep = (command: string, env: Record<string, string> = {}) => run('sh', ['-c', command], app, env)
 
 let workDir: string
 let app: string
@@ -133,6 +151,12 @@ describe('the app of npm create vite (react-ts), with the guides’ recipes', ()
         '.storybook/main.ts',
         '.storybook/preview.tsx',
         'src/PlantList.stories.tsx',
+        'vitest.config.ts',
+        'test/setup.ts',
+        'test/add.test.ts',
+        'test/list.test.ts',
+        'test/delete.test.ts',
+        'ci-steps.yml',
       ]),
     )
     expect(snippet).toBeDefined()
@@ -144,6 +168,45 @@ describe('the app of npm create vite (react-ts), with the guides’ recipes', ()
 
     expect(checked.stdout + checked.stderr).toBe('')
     expect(checked.code).toBe(0)
+  })
+
+  test('pass under Vitest, three files on two workers: one coverage table for the whole run, the pact recorded', async () => {
+    const ran = await runStep(ciStep('npx vitest run'))
+    const report = JSON.parse(await readFile(join(app, 'coverage', 'unit.json'), 'utf8')) as { covered: number }
+    const pact = JSON.parse(await readFile(join(app, 'pacts', 'my-vite-app-plant-store.json'), 'utf8')) as {
+      interactions: unknown[]
+    }
+
+    expect(ran.code, printed(ran)).toBe(0)
+    expect(printed(ran)).toMatch(/Test Files\s+3 passed \(3\)/)
+    expect(printed(ran).match(tableHeading)).toHaveLength(1)
+    expect(printed(ran)).toMatch(/\(one run: merged from [23] process files\)/)
+    expect(report.covered).toBeGreaterThanOrEqual(7)
+    expect(pact.interactions).toHaveLength(4)
+  })
+
+  test('pass under Vitest with --no-isolate too, into one table with the same count', async () => {
+    const isolated = await readFile(join(app, 'coverage', 'unit.json'), 'utf8')
+
+    const ran = await runStep(`${ciStep('npx vitest run')} --no-isolate`)
+
+    expect(ran.code, printed(ran)).toBe(0)
+    expect(printed(ran).match(tableHeading)).toHaveLength(1)
+    expect(await readFile(join(app, 'coverage', 'unit.json'), 'utf8')).toBe(isolated)
+  })
+
+  test('fail under Vitest below the reporter’s threshold, every test passing', async () => {
+    const config = await readFile(join(app, 'vitest.config.ts'), 'utf8')
+    await writeFile(join(app, 'vitest.strict.config.ts'), config.replace('min: 30', 'min: 90'))
+
+    const ran = await run('npx', ['vitest', 'run', '--config', 'vitest.strict.config.ts'], app)
+
+    expect(ran.code).toBe(1)
+    expect(printed(ran)).toMatch(/Tests\s+6 passed \(6\)/)
+    expect(printed(ran).match(tableHeading)).toHaveLength(1)
+    expect(printed(ran)).toMatch(
+      /Plant Store contract coverage is below the threshold:\n\s+- [\d.]+ % of the declared answers are covered; at least 90 % are required\./,
+    )
   })
 
   test('pass under Jest 30 through @swc/jest with TypeScript 7 installed, forms included', async () => {
@@ -187,18 +250,65 @@ export default {
 }
 `,
     )
-    // CI=true: Playwright starts the dev server itself, never reusing one on that port.
+    // CI=true: Playwright starts the dev server itself, never reusing one on that port. Two workers (CI's
+    // default is half the cores).
+    const ran = await runStep(`${ciStep('npx playwright test')} --config playwright.local.config.ts --workers 2`, {
+      CI: 'true',
+    })
+
+    expect(ran.code, printed(ran)).toBe(0)
+    expect(ran.stdout).toMatch(/Running 3 tests using 2 workers/)
+    expect(ran.stdout).toMatch(/3 passed/)
+    expect(ran.stdout).not.toMatch(/skipped|flaky/i)
+    // The reporter: one table for the three tests and both workers.
+    expect(printed(ran).match(tableHeading)).toHaveLength(1)
+    expect(printed(ran)).toContain('(one run: merged from 2 process files)')
+  }, 240_000)
+
+  test('fail under Playwright below the reporter’s threshold, every test passing', async () => {
+    const config = await readFile(join(app, 'playwright.config.ts'), 'utf8')
+    await writeFile(join(app, 'playwright.strict.config.ts'), config.replace('min: 5,', 'min: 90,'))
+    const local = await readFile(join(app, 'playwright.local.config.ts'), 'utf8')
+    await writeFile(
+      join(app, 'playwright.strict.local.config.ts'),
+      local.replace("'./playwright.config.ts'", "'./playwright.strict.config.ts'"),
+    )
+
     const ran = await run(
       'npx',
-      ['playwright', 'test', '--config', 'playwright.local.config.ts', '--reporter=list'],
+      ['playwright', 'test', '--config', 'playwright.strict.local.config.ts', '--workers', '2'],
       app,
       { CI: 'true' },
     )
 
-    expect(ran.code, printed(ran)).toBe(0)
+    expect(ran.code).toBe(1)
     expect(ran.stdout).toMatch(/3 passed/)
-    expect(ran.stdout).not.toMatch(/skipped|flaky/i)
+    expect(printed(ran).match(tableHeading)).toHaveLength(1)
+    expect(printed(ran)).toMatch(
+      /Plant Store contract coverage is below the threshold:\n\s+- [\d.]+ % of the declared answers are covered; at least 90 % are required\./,
+    )
   }, 240_000)
+
+  test('merge into one table with plant-store-mock coverage: the Vitest run, the Playwright run and the pact', async () => {
+    const ran = await runStep(ciStep('npx plant-store-mock coverage'))
+    const read = async (file: string) =>
+      JSON.parse(await readFile(join(app, 'coverage', file), 'utf8')) as {
+        covered: number
+        operations: { operationId: string; responses: { status: number; hits: number }[] }[]
+      }
+    const [unit, e2e, merged] = await Promise.all([read('unit.json'), read('e2e.json'), read('plant-store.json')])
+    const listed = (report: typeof unit) =>
+      report.operations
+        .find(({ operationId }) => operationId === 'listPlants')
+        ?.responses.find(({ status }) => status === 200)?.hits ?? 0
+
+    expect(ran.code, printed(ran)).toBe(0)
+    expect(ran.stdout).toMatch(/^4 HTTP interactions in 1 pact file, merged with 2 coverage reports\.$/m)
+    expect(printed(ran).match(tableHeading)).toHaveLength(1)
+    // Every run's answers, added up: the pact lists the plants once.
+    expect(listed(merged)).toBe(listed(unit) + listed(e2e) + 1)
+    expect(merged.covered).toBeGreaterThanOrEqual(unit.covered)
+  })
 })
 
 describe('the packed types', () => {
@@ -233,7 +343,7 @@ describe('the packed types', () => {
       const version = await run(join(app, ...bin), ['--version'], app)
       const checked = await run(join(app, ...bin), ['-p', 'entries'], app)
 
-      expect(entries).toHaveLength(7)
+      expect(entries).toHaveLength(10) // with ./playwright/reporter, ./vitest and ./vitest/setup
       expect(version.stdout).toContain(compiler === 'TypeScript 7' ? 'Version 7.' : 'Version 5.9.')
       expect(checked.stdout + checked.stderr).toBe('')
       expect(checked.code).toBe(0)
