@@ -113,42 +113,47 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
   const { address, port } = sandbox.server.address() as AddressInfo
   eventLog.info({ url: sandbox.url, host: address, port }, 'listening')
   if (logLevel !== 'silent') stdout.write(banner(sandbox.url, fixtures !== undefined, Boolean(adminKey)))
+  // The first SIGTERM or SIGINT stops the sandbox gracefully; a second one cuts that short. Listened for before the
+  // ready file is written: whoever reads it (a supervisor, a test) may send SIGTERM at once.
+  let resolveExit: (code: number) => void = () => {}
+  const exited = new Promise<number>((resolve) => {
+    resolveExit = resolve
+  })
+  let stopping = false
+  const exit = (code: number) => {
+    for (const name of stopSignals) process.off(name, onSignal)
+    resolveExit(code)
+  }
+  const onSignal = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      eventLog.warn({ signal }, 'second signal: exiting now')
+      return exit(1)
+    }
+    stopping = true
+    eventLog.info({ signal }, 'shutting down: finishing in-flight requests')
+    try {
+      await sandbox.close()
+    } catch (error) {
+      eventLog.error({ err: error }, 'shutdown failed')
+      return exit(1)
+    }
+    // Looked up here: node:fs/promises loads its watchers, streams and readline (1 ms of a start).
+    if (readyFile) await process.getBuiltinModule('node:fs/promises').rm(readyFile, { force: true })
+    eventLog.info('stopped')
+    exit(0)
+  }
+  for (const name of stopSignals) process.on(name, onSignal)
+
   if (readyFile) {
     try {
       await writeFileAtomically(readyFile, `${JSON.stringify({ url: sandbox.url, port, pid: process.pid })}\n`)
     } catch (error) {
+      for (const name of stopSignals) process.off(name, onSignal)
       await sandbox.close()
       return refuse(`cannot write --ready-file ${readyFile}: ${(error as Error).message}`, 1)
     }
   }
-
-  // The first SIGTERM or SIGINT stops the sandbox gracefully; a second one cuts that short.
-  return new Promise((resolve) => {
-    let stopping = false
-    const exit = (code: number) => {
-      for (const name of stopSignals) process.off(name, onSignal)
-      resolve(code)
-    }
-    const onSignal = async (signal: NodeJS.Signals) => {
-      if (stopping) {
-        eventLog.warn({ signal }, 'second signal: exiting now')
-        return exit(1)
-      }
-      stopping = true
-      eventLog.info({ signal }, 'shutting down: finishing in-flight requests')
-      try {
-        await sandbox.close()
-      } catch (error) {
-        eventLog.error({ err: error }, 'shutdown failed')
-        return exit(1)
-      }
-      // Looked up here: node:fs/promises loads its watchers, streams and readline (1 ms of a start).
-      if (readyFile) await process.getBuiltinModule('node:fs/promises').rm(readyFile, { force: true })
-      eventLog.info('stopped')
-      exit(0)
-    }
-    for (const name of stopSignals) process.on(name, onSignal)
-  })
+  return exited
 }
 
 /** Says why the sandbox does not run, in one line on stderr, and answers the exit code. */
