@@ -83,11 +83,14 @@ export type { SavedTenant } from './store-loads.ts'
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
  * token) and each tenant's plants in a map of its own (queried with
  * `@msw/data`), so what a request costs grows with the caller's tenant, not
- * with the store. A facade over its parts, one job each: readiness and the
- * queue of loads, resets and restores (`load-queue.ts`), the tenants and
- * their lifecycle and snapshots (`tenants.ts`), tokens (`tokens.ts`), the
- * writes to plants (`plant-writes.ts`), each tenant's plants
- * (`tenant-plants.ts`) and the memory they may take (`plant-budget.ts`).
+ * with the store. A facade that only delegates to its parts, one job each,
+ * over the state they share (`store-state.ts`): readiness and the queue of
+ * loads, resets and restores (`store-loads.ts`), the tenants' lifecycle:
+ * provisioning, expiry and eviction (`tenant-provisioning.ts`), tokens
+ * (`store-tokens.ts`), plants and their writes (`store-plants.ts`) and
+ * snapshots (`store-snapshots.ts`); beneath them, the tenants
+ * (`tenants.ts`), each tenant's plants (`tenant-plants.ts`) and the memory
+ * they may take (`plant-budget.ts`).
  * Knows nothing of HTTP. Loads, resets and restores run one after another;
  * each builds the new state aside and swaps it in whole, so requests never
  * see a half-loaded store and a failed load changes nothing.
