@@ -9,7 +9,7 @@ import { ExpiredTokens, type Principal } from './tokens.ts'
  *
  * @example
  * const tokens = new StoreTokens(state)
- * tokens.resolve('psm_…') // { tenantId, scopes, … } or throws invalid_token
+ * tokens.resolve('psm_…') // { tenantId, userId, scopes }, or throws invalid_token
  */
 export class StoreTokens {
   readonly #state: StoreState
