@@ -1,29 +1,15 @@
 import { contract } from '../generated/contract.ts'
-import { LoadQueue } from './load-queue.ts'
-import { type Persist, PlantWrites, type RecordChange, recorded } from './plant-writes.ts'
-import { randomId } from './random.ts'
-import {
-  type CheckedTenantSpec,
-  checkWorld,
-  type StoredPlant,
-  type StoreSnapshot,
-  type TenantSpec,
-  tenantSpecSchema,
-} from './schemas.ts'
+import type { Persist, RecordChange } from './plant-writes.ts'
+import { checkWorld, type StoredPlant, type StoreSnapshot, type TenantSpec } from './schemas.ts'
+import { type SavedTenant, StoreLoads } from './store-loads.ts'
+import { StorePlants } from './store-plants.ts'
+import { StoreSnapshots } from './store-snapshots.ts'
+import { StoreState } from './store-state.ts'
+import { StoreTokens } from './store-tokens.ts'
 import type { EncodedList, PlantQueries } from './tenant-plants.ts'
-import {
-  buildTenant,
-  type PlantGenerator,
-  type ProvisionedTenant,
-  type ProvisionOptions,
-  provisionedTenant,
-  provisionedTenantSpec,
-  snapshotOf,
-  type Tenant,
-  type TenantSnapshot,
-  Tenants,
-} from './tenants.ts'
-import { ExpiredTokens, type Principal } from './tokens.ts'
+import { TenantProvisioning } from './tenant-provisioning.ts'
+import type { PlantGenerator, ProvisionedTenant, ProvisionOptions, TenantSnapshot } from './tenants.ts'
+import type { Principal } from './tokens.ts'
 
 export type {
   Persist,
@@ -91,25 +77,20 @@ export interface PlantStoreOptions {
   record?: RecordChange
 }
 
-/**
- * A tenant as durable storage holds it: its checked spec, exactly its plants
- * (absent: its seeded ones) and whether it was provisioned.
- */
-export interface SavedTenant {
-  readonly spec: CheckedTenantSpec
-  readonly plants?: Iterable<StoredPlant> | undefined
-  readonly provisioned: boolean
-}
+export type { SavedTenant } from './store-loads.ts'
 
 /**
  * The Plant Store's data: tenants, their users' tokens (indexed by the exact
  * token) and each tenant's plants in a map of its own (queried with
  * `@msw/data`), so what a request costs grows with the caller's tenant, not
- * with the store. A facade over its parts, one job each: readiness and the
- * queue of loads, resets and restores (`load-queue.ts`), the tenants and
- * their lifecycle and snapshots (`tenants.ts`), tokens (`tokens.ts`), the
- * writes to plants (`plant-writes.ts`), each tenant's plants
- * (`tenant-plants.ts`) and the memory they may take (`plant-budget.ts`).
+ * with the store. A facade that only delegates to its parts, one job each,
+ * over the state they share (`store-state.ts`): readiness and the queue of
+ * loads, resets and restores (`store-loads.ts`), the tenants' lifecycle:
+ * provisioning, expiry and eviction (`tenant-provisioning.ts`), tokens
+ * (`store-tokens.ts`), plants and their writes (`store-plants.ts`) and
+ * snapshots (`store-snapshots.ts`); beneath them, the tenants
+ * (`tenants.ts`), each tenant's plants (`tenant-plants.ts`) and the memory
+ * they may take (`plant-budget.ts`).
  * Knows nothing of HTTP. Loads, resets and restores run one after another;
  * each builds the new state aside and swaps it in whole, so requests never
  * see a half-loaded store and a failed load changes nothing.
@@ -122,28 +103,18 @@ export interface SavedTenant {
 export class PlantStore {
   /** Plants a tenant may hold unless its spec says otherwise. */
   readonly defaultQuota: number
-  readonly #generatePlants: PlantGenerator
-  readonly #now: () => number
-  readonly #writes: PlantWrites
-  readonly #record: RecordChange | undefined
-  readonly #plantBytes: PlantStoreOptions['plantBytes']
-  readonly #clientShare: number | undefined
-  /** When the plant budget is full: how long a provisioned tenant must be unused to be evicted, and who is told. */
-  #idleEviction: { readonly idleMs: number; readonly onEvicted: (tenantIds: readonly string[]) => void } | undefined
-  #tenants: Tenants
-  /** What {@link reset} returns to: the world the store was set up with. */
-  #world: readonly CheckedTenantSpec[] = []
-  /** Loads, resets and restores, one after another (`load-queue.ts`). */
-  readonly #loads = new LoadQueue()
-  /** Why the initial world could not be loaded, until a later load succeeds. */
-  #failure: { readonly error: unknown } | undefined
-  /** Tokens of tenants removed once their time-to-live passed: they still answer "has expired". */
-  readonly #expiredTokens = new ExpiredTokens()
+  /** The tenants in place now, the clock and the change log, which the parts below share. */
+  readonly #state: StoreState
+  /** Readiness and the queue of loads, resets and restores. */
+  readonly #loads: StoreLoads
+  readonly #tokens: StoreTokens
+  /** Adding, provisioning, expiry, eviction and removal of tenants. */
+  readonly #lifecycle: TenantProvisioning
+  readonly #plants: StorePlants
+  readonly #snapshots: StoreSnapshots
 
   /** Throws at once when `world` is not a valid world; {@link ready} rejects if it cannot be loaded. */
   constructor(options: PlantStoreOptions) {
-    this.#generatePlants = options.generatePlants
-    this.#now = options.now ?? Date.now
     this.defaultQuota = options.quota ?? contract.defaultQuota
     if (options.persist !== undefined && typeof options.persist !== 'function') {
       // `setupPlantStoreWorker({ persist: true })` once reached here and answered every write with 500.
@@ -152,19 +123,20 @@ export class PlantStore {
           'reloads, pass persist: true to setupPlantStoreWorker().',
       )
     }
-    this.#record = options.record
-    this.#plantBytes = options.plantBytes
-    this.#clientShare = options.clientShare
-    this.#tenants = this.#newTenants()
-    this.#writes = new PlantWrites((tenantId) => this.#tenants.get(tenantId), options)
-    if (options.world) {
-      this.#world = checkWorld(options.world)
-      // Reported through `ready` (and to every request); never an unhandled rejection. Not written through: the
-      // world a store is set up with is not a change.
-      this.#loadChecked(this.#world, false).catch((error: unknown) => {
-        this.#failure = { error }
-      })
-    }
+    this.#state = new StoreState({
+      generatePlants: options.generatePlants,
+      defaultQuota: this.defaultQuota,
+      now: options.now ?? Date.now,
+      record: options.record,
+      plantBytes: options.plantBytes,
+      clientShare: options.clientShare,
+      reclaim: (bytes) => this.#lifecycle.reclaimIdle(bytes),
+    })
+    this.#plants = new StorePlants(this.#state, options)
+    this.#loads = new StoreLoads(this.#state, options.world && checkWorld(options.world))
+    this.#tokens = new StoreTokens(this.#state)
+    this.#lifecycle = new TenantProvisioning(this.#state, this.#loads, this.#tokens)
+    this.#snapshots = new StoreSnapshots(this.#state, this.#loads)
   }
 
   /** Settles once the latest load, reset or restore is in place; rejects if it failed. */
@@ -177,7 +149,7 @@ export class PlantStore {
    * load since succeeded). Requests answer 500 then, never an empty store.
    */
   get failure(): { readonly error: unknown } | undefined {
-    return this.#failure
+    return this.#loads.failure
   }
 
   /** Whether no load, reset or restore is under way, so reads see a settled store. */
@@ -187,26 +159,12 @@ export class PlantStore {
 
   /** Replaces everything with these tenants; requests wait until it is done. {@link reset} still returns to the set-up world. */
   load(world: readonly TenantSpec[]): Promise<void> {
-    return this.#loadChecked(checkWorld(world), true)
+    return this.#loads.load(checkWorld(world))
   }
 
   /** Puts the whole store back to the world it was set up with, whatever was loaded since. */
   reset(): Promise<void> {
-    // Checked when the store was set up (or restored): not parsed again.
-    return this.#loadChecked(this.#world, true)
-  }
-
-  /** Replaces everything with a world already checked by `worldSchema`, recorded when asked. */
-  #loadChecked(world: readonly CheckedTenantSpec[], record: boolean): Promise<void> {
-    return this.#loads.enqueue(async () => {
-      const previous = this.#tenants
-      const tenants = await this.#built(world.map((spec) => ({ spec })))
-      this.#swap(tenants)
-      if (!record) return
-      await recorded(this.#record, { kind: 'world', tenants: world }, () => {
-        if (this.#tenants === tenants) this.#tenants = previous
-      })
-    })
+    return this.#loads.reset()
   }
 
   /**
@@ -216,14 +174,7 @@ export class PlantStore {
    * returns to.
    */
   restore(snapshot: StoreSnapshot, provisioned: readonly string[] = []): Promise<void> {
-    const isProvisioned = new Set(provisioned)
-    return this.restoreTenants(
-      snapshot.tenants.map(({ seedPlants, plants, ...tenant }) => ({
-        spec: tenantSpecSchema.parse({ ...tenant, plants: seedPlants }),
-        plants,
-        provisioned: isProvisioned.has(tenant.id),
-      })),
-    )
+    return this.#snapshots.restore(snapshot, provisioned)
   }
 
   /**
@@ -236,10 +187,7 @@ export class PlantStore {
    * await store.restoreTenants([{ spec, plants: [{ id: 1, name: 'Fern' }], provisioned: false }])
    */
   restoreTenants(tenants: readonly SavedTenant[]): Promise<void> {
-    return this.#loads.enqueue(async () => {
-      this.#swap(await this.#built(tenants))
-      this.#world = tenants.filter((tenant) => !tenant.provisioned).map(({ spec }) => spec)
-    })
+    return this.#loads.restoreTenants(tenants)
   }
 
   /**
@@ -248,21 +196,12 @@ export class PlantStore {
    * sandbox's state file writes when it compacts.
    */
   *savedTenants(): Generator<SavedTenant> {
-    for (const { id, name, seed, seedPlants, quota, users, plants } of this.#tenants.all()) {
-      const spec: CheckedTenantSpec = { id, name, seed, plants: seedPlants, quota, users }
-      yield { spec, plants: plants.all(), provisioned: this.#tenants.isProvisioned(id) }
-    }
+    yield* this.#snapshots.savedTenants()
   }
 
   /** Adds a tenant with its users, tokens and seeded plants (for provider states and tests). */
-  async addTenant(spec: TenantSpec): Promise<void> {
-    const checked = tenantSpecSchema.parse(spec)
-    const tenant = await this.#tenant(checked)
-    await this.#loads.settle()
-    this.#insert(tenant, false)
-    await recorded(this.#record, { kind: 'tenant', tenantId: checked.id, spec: checked, provisioned: false }, () =>
-      this.#tenants.remove(checked.id),
-    )
+  addTenant(spec: TenantSpec): Promise<void> {
+    return this.#lifecycle.add(spec)
   }
 
   /**
@@ -270,9 +209,7 @@ export class PlantStore {
    * working at once (written through just after, see {@link deleteTenant}).
    */
   removeTenant(tenantId: string): boolean {
-    const removed = this.#tenants.remove(tenantId) !== undefined
-    if (removed) this.#recordRemovals([tenantId])
-    return removed
+    return this.#lifecycle.remove(tenantId)
   }
 
   /**
@@ -283,12 +220,8 @@ export class PlantStore {
    * @example
    * await store.deleteTenant('t_0123456789ab') // true
    */
-  async deleteTenant(tenantId: string): Promise<boolean> {
-    const provisioned = this.#tenants.isProvisioned(tenantId)
-    const tenant = this.#tenants.remove(tenantId)
-    if (!tenant) return false
-    await recorded(this.#record, { kind: 'remove', tenantId }, () => this.#insert(tenant, provisioned))
-    return true
+  deleteTenant(tenantId: string): Promise<boolean> {
+    return this.#lifecycle.delete(tenantId)
   }
 
   /**
@@ -296,14 +229,12 @@ export class PlantStore {
    * an unknown or expired token. Call it on a {@link settled} store.
    */
   resolveToken(token: string): Principal {
-    const principal = this.#tenants.resolve(token, this.#now())
-    if (!principal) throw this.#expiredTokens.refusal(token)
-    return principal
+    return this.#tokens.resolve(token)
   }
 
   /** The store's clock (epoch ms): what tokens, time-to-lives and idleness are measured against. */
   now(): number {
-    return this.#now()
+    return this.#state.now()
   }
 
   /**
@@ -312,7 +243,7 @@ export class PlantStore {
    * live stream that checks its token as it goes).
    */
   isTokenValid(token: string): boolean {
-    return this.#tenants.isTokenValid(token, this.#now())
+    return this.#tokens.isValid(token)
   }
 
   /**
@@ -327,21 +258,8 @@ export class PlantStore {
    * @example
    * const { tenant, tokens } = await store.provisionTenant({ plants: [{ id: 1, name: 'Fern' }], seed: 0, ttlMs: 60_000 })
    */
-  async provisionTenant(options: ProvisionOptions): Promise<ProvisionedTenant> {
-    const id = `t_${randomId(12)}`
-    const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
-    const expiresAt = options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs
-    const answer = provisionedTenant(id, tokens, options, expiresAt)
-    const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
-    const tenant = await this.#tenant(spec)
-    await this.#loads.settle()
-    const owner = options.owner ?? `tenant ${id}`
-    this.#tenants.budget.admit(tenant.plants.bytes, owner, `a tenant of ${tenant.plants.count()} plants`)
-    this.#insert(tenant, true, options.owner)
-    await recorded(this.#record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () =>
-      this.#tenants.remove(id),
-    )
-    return answer
+  provisionTenant(options: ProvisionOptions): Promise<ProvisionedTenant> {
+    return this.#lifecycle.provision(options)
   }
 
   /**
@@ -352,24 +270,22 @@ export class PlantStore {
    * for (const tenantId of store.removeExpired()) journal.forget(tenantId)
    */
   removeExpired(): string[] {
-    const expired = this.#tenants.removeExpired(this.#now())
-    for (const { users } of expired) this.#expiredTokens.remember(users)
-    return this.#recordRemovals(expired.map(({ id }) => id))
+    return this.#lifecycle.removeExpired()
   }
 
   /** When the next provisioned tenant expires (epoch ms), or `undefined` when none has a time-to-live. */
   nextExpiry(): number | undefined {
-    return this.#tenants.nextExpiry()
+    return this.#lifecycle.nextExpiry()
   }
 
   /** Whether a tenant was provisioned at run time (and so may be deleted through the sandbox). */
   isProvisioned(tenantId: string): boolean {
-    return this.#tenants.isProvisioned(tenantId)
+    return this.#lifecycle.isProvisioned(tenantId)
   }
 
   /** The provisioned tenants, least recently used first. */
   provisionedTenants(): string[] {
-    return this.#tenants.provisionedIds()
+    return this.#lifecycle.provisionedIds()
   }
 
   /**
@@ -386,7 +302,7 @@ export class PlantStore {
    * const evicted = store.makeRoom(100, 600_000) // then provisionTenant
    */
   makeRoom(max: number, idleMs: number, share?: { readonly owner: string; readonly max: number }): string[] {
-    return this.#recordRemovals(this.#tenants.makeRoom(max, idleMs, this.#now(), share))
+    return this.#lifecycle.makeRoom(max, idleMs, share)
   }
 
   /**
@@ -401,7 +317,7 @@ export class PlantStore {
    * store.evictIdleWhenFull(600_000, (ids) => { for (const id of ids) journal.forget(id) })
    */
   evictIdleWhenFull(idleMs: number, onEvicted: (tenantIds: readonly string[]) => void): void {
-    this.#idleEviction = { idleMs, onEvicted }
+    this.#lifecycle.evictIdleWhenFull(idleMs, onEvicted)
   }
 
   /**
@@ -412,12 +328,12 @@ export class PlantStore {
    * Returns the evicted ids.
    */
   evictIdle(max: number): string[] {
-    return this.#recordRemovals(this.#tenants.evictIdle(max))
+    return this.#lifecycle.evictIdle(max)
   }
 
   /** Whether a tenant exists. */
   hasTenant(tenantId: string): boolean {
-    return this.#tenants.find(tenantId) !== undefined
+    return this.#lifecycle.has(tenantId)
   }
 
   /**
@@ -430,12 +346,12 @@ export class PlantStore {
    * store.plants('acme').findMany((q) => q.where({ tag: 'fern' }))
    */
   plants(tenantId: string): PlantQueries {
-    return this.#tenants.get(tenantId).plants
+    return this.#plants.queries(tenantId)
   }
 
   /** The tenant's plants in creation order, at most `limit` of them. */
   listPlants(tenantId: string, limit?: number): StoredPlant[] {
-    return this.#tenants.get(tenantId).plants.list(limit)
+    return this.#plants.list(tenantId, limit)
   }
 
   /**
@@ -443,13 +359,12 @@ export class PlantStore {
    * the first call): what `GET /plants` answers, as views of its pages.
    */
   encodedList(tenantId: string): Pick<EncodedList, 'count' | 'byteLength' | 'chunks'> {
-    return this.#tenants.get(tenantId).plants.encoded()
+    return this.#plants.encoded(tenantId)
   }
 
   /** Bytes every tenant's plants take in memory together (see {@link PlantStoreOptions.plantBytes}). */
   plantBytes(): { readonly used: number; readonly max: number } {
-    const { used, max } = this.#tenants.budget
-    return { used, max }
+    return this.#plants.bytes()
   }
 
   /**
@@ -461,12 +376,12 @@ export class PlantStore {
    * store.getPlant('acme', 1) // { id: 1, name: 'Fern', tag: 'fern' }
    */
   getPlant(tenantId: string, id: number): StoredPlant | undefined {
-    return this.#tenants.get(tenantId).plants.get(id)
+    return this.#plants.get(tenantId, id)
   }
 
   /** Number of plants the tenant holds. */
   countPlants(tenantId: string): number {
-    return this.#tenants.get(tenantId).plants.count()
+    return this.#plants.count(tenantId)
   }
 
   /**
@@ -476,7 +391,7 @@ export class PlantStore {
    * {@link PlantStoreOptions.plantBytes}; nothing changes then. Written through {@link PlantStoreOptions.persist} first.
    */
   addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
-    return this.#writes.add(tenantId, plant)
+    return this.#plants.add(tenantId, plant)
   }
 
   /**
@@ -486,13 +401,12 @@ export class PlantStore {
    * by the time it returns.
    */
   deletePlant(tenantId: string, id: number): Promise<StoredPlant | undefined> {
-    return this.#writes.delete(tenantId, id)
+    return this.#plants.delete(tenantId, id)
   }
 
   /** One tenant exactly as it is now (see {@link snapshot}); `undefined` when there is none. */
   tenantSnapshot(tenantId: string): TenantSnapshot | undefined {
-    const tenant = this.#tenants.find(tenantId)
-    return tenant && snapshotOf(tenant)
+    return this.#snapshots.tenantSnapshot(tenantId)
   }
 
   /**
@@ -504,82 +418,17 @@ export class PlantStore {
    * const { seedPlants, plants, ...tenant } = saved // a TenantSnapshot
    * await store.putTenant({ ...tenant, plants: seedPlants }, { plants, provisioned: true })
    */
-  async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
-    const checked = tenantSpecSchema.parse(spec)
-    const tenant = await this.#tenant(checked, options.plants)
-    await this.#loads.settle()
-    this.#tenants.remove(tenant.id)
-    this.#insert(tenant, options.provisioned)
-    const { plants, provisioned } = options
-    // Not undone: the tenant it replaced is gone from the log's point of view either way.
-    await this.#record?.({ kind: 'tenant', tenantId: tenant.id, spec: checked, plants, provisioned })
+  putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
+    return this.#snapshots.putTenant(spec, options)
   }
 
   /** Puts one tenant's plants back to its seeded state. */
   resetTenant(tenantId: string): Promise<void> {
-    return this.#writes.reset(
-      tenantId,
-      (tenant) => this.#tenant({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants }),
-      (tenant, reseeded) => {
-        // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
-        if (this.#tenants.find(tenantId) === tenant) this.#tenants.replace(reseeded)
-      },
-    )
+    return this.#plants.reset(tenantId)
   }
 
   /** The whole store as JSON-ready data, tenants in creation order. */
   snapshot(): StoreSnapshot {
-    return { tenants: [...this.#tenants.all()].map(snapshotOf) }
-  }
-
-  /** Builds a whole new state aside, waiting for any plants still being generated (a failure changes nothing), to {@link #swap} in. */
-  async #built(
-    tenants: ReadonlyArray<{
-      spec: CheckedTenantSpec
-      plants?: Iterable<StoredPlant> | undefined
-      provisioned?: boolean
-    }>,
-  ): Promise<Tenants> {
-    const made = tenants.map(({ spec, plants }) => this.#tenant(spec, plants))
-    const ready = made.some((tenant) => tenant instanceof Promise) ? await Promise.all(made) : (made as Tenant[])
-    const built = this.#newTenants()
-    const now = this.#now()
-    for (const [index, { provisioned = false }] of tenants.entries()) built.insert(ready[index]!, { provisioned, now })
-    return built
-  }
-
-  /** An empty state with the store's plant budget, its share per client and its reclaiming of idle room. */
-  #newTenants(): Tenants {
-    return new Tenants(this.#plantBytes, { share: this.#clientShare, reclaim: (bytes) => this.#reclaimIdle(bytes) })
-  }
-
-  /** Evicts idle provisioned tenants (when the store does, see {@link evictIdleWhenFull}) until `bytes` more fit. */
-  #reclaimIdle(bytes: number): void {
-    if (!this.#idleEviction) return
-    const { idleMs, onEvicted } = this.#idleEviction
-    const evicted = this.#recordRemovals(this.#tenants.reclaimIdle(bytes, this.#now() - idleMs))
-    if (evicted.length > 0) onEvicted(evicted)
-  }
-
-  /** Puts a state built by {@link #built} in place. */
-  #swap(tenants: Tenants): void {
-    this.#tenants = tenants
-    this.#failure = undefined
-  }
-
-  /** Records removals the store has made on its own (nothing waits for them), in order; answers their ids. */
-  #recordRemovals(tenantIds: string[]): string[] {
-    // A write that fails surfaces in the writes after it (the state file refuses them): nothing to report here.
-    for (const tenantId of tenantIds) this.#record?.({ kind: 'remove', tenantId }).catch(() => undefined)
-    return tenantIds
-  }
-
-  /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants; a promise while they are generated. */
-  #tenant(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>): Tenant | Promise<Tenant> {
-    return buildTenant(spec, { generatePlants: this.#generatePlants, defaultQuota: this.defaultQuota }, plants)
-  }
-
-  #insert(tenant: Tenant, provisioned: boolean, owner?: string): void {
-    this.#tenants.insert(tenant, { provisioned, now: this.#now(), owner })
+    return this.#snapshots.snapshot()
   }
 }
