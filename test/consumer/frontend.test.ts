@@ -14,9 +14,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { findChromium } from '../browser/chromium.ts'
 import { readmeFiles } from './readme.ts'
-import { npmInstall, packFromClone, type Ran, run } from './run.ts'
+import { npmInstall, packFromClone, type Ran, run, writeLocalPlaywrightConfig } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
@@ -161,26 +160,8 @@ describe('the frontend recipes in a fresh project', () => {
   })
 
   test('pass under Playwright on Chromium: the routePlantStore fixture suite and the sandbox suite', async () => {
-    const chromium = await findChromium()
     // The guide's configuration, pointed at the Chromium the browser tests use (nothing is downloaded).
-    await writeFile(
-      join(app, 'playwright.local.config.ts'),
-      `import config from './playwright.config.ts'
-
-export default {
-  ...config,
-  use: {
-    ...config.use,
-    launchOptions: {
-      executablePath: ${JSON.stringify(chromium.executablePath)},
-      env: { ...process.env, ...${JSON.stringify(chromium.env)} },
-      chromiumSandbox: false,
-      args: ['--no-sandbox', '--disable-gpu'],
-    },
-  },
-}
-`,
-    )
+    await writeLocalPlaywrightConfig(app)
     // CI=true: Playwright starts the sandbox and the app itself, never reusing a server on those ports.
     const ran = await run(
       'npx',

@@ -5,8 +5,9 @@
  * instead of a throw.
  */
 import { execFile } from 'node:child_process'
-import { cp, symlink } from 'node:fs/promises'
+import { cp, symlink, writeFile } from 'node:fs/promises'
 import { delimiter, dirname, join, relative } from 'node:path'
+import { findChromium } from '../browser/chromium.ts'
 
 export interface Ran {
   code: number
@@ -74,4 +75,30 @@ export async function packFromClone(projectRoot: string, workDir: string): Promi
   const pack = await run('npm', ['pack', '--json', '--pack-destination', workDir], source)
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`)
   return (JSON.parse(pack.stdout) as Packed[])[0]!
+}
+
+/**
+ * Writes `playwright.local.config.ts` in a fresh project: its own `playwright.config.ts`, launched on the
+ * Chromium the browser tests use (the system's, or the one an npm package ships; nothing is downloaded).
+ */
+export async function writeLocalPlaywrightConfig(app: string): Promise<void> {
+  const chromium = await findChromium()
+  await writeFile(
+    join(app, 'playwright.local.config.ts'),
+    `import config from './playwright.config.ts'
+
+export default {
+  ...config,
+  use: {
+    ...config.use,
+    launchOptions: {
+      executablePath: ${JSON.stringify(chromium.executablePath)},
+      env: { ...process.env, ...${JSON.stringify(chromium.env)} },
+      chromiumSandbox: false,
+      args: ['--no-sandbox', '--disable-gpu'],
+    },
+  },
+}
+`,
+  )
 }

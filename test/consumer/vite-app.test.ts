@@ -26,7 +26,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findChromium, startChromium } from '../browser/chromium.ts'
 import { readmeCiSteps, readmeFiles } from './readme.ts'
-import { cleanEnv, npmInstall, packFromClone, type Ran, run } from './run.ts'
+import { cleanEnv, npmInstall, packFromClone, type Ran, run, writeLocalPlaywrightConfig } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
@@ -231,25 +231,8 @@ describe('the app of npm create vite (react-ts), with the guides’ recipes', ()
   })
 
   test('pass under Playwright on the Vite dev server with service workers blocked: the app mounts, the routes answer', async () => {
-    const chromium = await findChromium()
-    await writeFile(
-      join(app, 'playwright.local.config.ts'),
-      `import config from './playwright.config.ts'
-
-export default {
-  ...config,
-  use: {
-    ...config.use,
-    launchOptions: {
-      executablePath: ${JSON.stringify(chromium.executablePath)},
-      env: { ...process.env, ...${JSON.stringify(chromium.env)} },
-      chromiumSandbox: false,
-      args: ['--no-sandbox', '--disable-gpu'],
-    },
-  },
-}
-`,
-    )
+    // The guide's configuration, pointed at the Chromium the browser tests use (nothing is downloaded).
+    await writeLocalPlaywrightConfig(app)
     // CI=true: Playwright starts the dev server itself, never reusing one on that port. Two workers (CI's
     // default is half the cores).
     const ran = await runStep(`${ciStep('npx playwright test')} --config playwright.local.config.ts --workers 2`, {
