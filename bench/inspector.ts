@@ -16,6 +16,7 @@ import type { Page } from 'playwright-core'
 import { SandboxClient } from '../src/client/index.ts'
 import { createApp, listen } from '../src/server/index.ts'
 import { findChromium, startChromium } from '../test/browser/chromium.ts'
+import { inspectorHasSeen } from '../test/browser/inspector-page.ts'
 import { median } from './median.ts'
 
 const total = 3000
@@ -51,10 +52,7 @@ try {
       ),
     )
   }
-  await page.waitForFunction((expected) => {
-    const text = document.querySelector('#tail-count')?.textContent ?? ''
-    return Number(/\((\d+) seen/.exec(text)?.[1]) >= expected
-  }, total)
+  await inspectorHasSeen(page, total)
   sending = false
   await probing
 

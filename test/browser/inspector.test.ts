@@ -11,6 +11,7 @@ import { SandboxClient, type SandboxTenant } from '../../src/client/index.ts'
 import { createApp } from '../../src/server/index.ts'
 import { type Listening, listen } from '../server/support.ts'
 import { launchChromium, saveScreenshot } from './harness.ts'
+import { inspectorHasSeen } from './inspector-page.ts'
 
 let sandbox: Listening
 let origin: string
@@ -147,10 +148,7 @@ test('stays responsive with a busy tenant: bounded rows, batched updates', async
   for (let sent = 0; sent < total; sent += 100) {
     await Promise.all(Array.from({ length: 100 }, (_, i) => send(busy, 'GET', `/plants?limit=${(sent + i) % 3}`)))
   }
-  await page.waitForFunction((expected) => {
-    const text = document.querySelector('#tail-count')?.textContent ?? ''
-    return Number(/\((\d+) seen/.exec(text)?.[1]) >= expected
-  }, total)
+  await inspectorHasSeen(page, total)
   sending = false
   await probing
 
