@@ -67,12 +67,12 @@ async function provisioned(base: string, localAddress: string, body?: unknown): 
   return JSON.parse(answer.text) as Provisioned
 }
 
-/** A plant of 256-code-point name and tag: ~2.8 KB as the budget counts it. */
+/** A plant of a 256-code-point name (distinct for every id) and tag: ~2.8 KB as the budget counts it. */
 function create(base: string, token: string, id: number): Promise<Response> {
   return fetch(`${base}/plants`, {
     method: 'POST',
     headers: { ...bearer(token), 'content-type': 'application/json' },
-    body: JSON.stringify({ id, name: `${'🌿'.repeat(127)}${id}`.slice(0, 256), tag: '葉'.repeat(256) }),
+    body: JSON.stringify({ id, name: `${id}${'🌿'.repeat(256 - String(id).length)}`, tag: '葉'.repeat(256) }),
   })
 }
 
