@@ -80,6 +80,32 @@ function outOfRange({ minimum, maximum }: ValueSchema): string[] {
   return texts
 }
 
+/**
+ * Integers within a schema's bounds that it still refuses: one that is not a multiple of its `multipleOf`,
+ * one beside its `enum`.
+ */
+function refusedInRange(schema: ValueSchema): number[] {
+  const values: number[] = []
+  const { minimum = 0, maximum = Number.MAX_SAFE_INTEGER, multipleOf } = schema
+  if (multipleOf !== undefined && multipleOf > 1) {
+    const off = Math.ceil(minimum / multipleOf) * multipleOf + 1
+    if (off <= maximum) values.push(off)
+  }
+  if (schema.enum !== undefined) {
+    const beside = Math.max(...schema.enum.map(Number)) + 1
+    if (beside <= maximum) values.push(beside)
+  }
+  return values
+}
+
+/** A text of each string format the core enforces (JSON Schema's forms). */
+export const formatSamples: Readonly<Record<string, string>> = {
+  'date-time': '2024-01-02T03:04:05Z',
+  date: '2024-01-02',
+  email: 'fern@example.com',
+  uuid: '123e4567-e89b-12d3-a456-426614174000',
+}
+
 /** String texts a string schema refuses: too short, too long (in ASCII and in astral code points), not in its enum. */
 function refusedStrings(schema: ValueSchema): string[] {
   const texts: string[] = []
@@ -88,6 +114,7 @@ function refusedStrings(schema: ValueSchema): string[] {
     texts.push('x'.repeat(schema.maxLength + 1), encodeURIComponent('\u{1F331}'.repeat(schema.maxLength + 1)))
   }
   if (schema.enum !== undefined) texts.push(`not-${schema.enum.join('-')}`)
+  if (schema.format !== undefined) texts.push(`not-a-${schema.format}`)
   return [...new Set(texts)]
 }
 
@@ -105,7 +132,12 @@ export function refusedTexts(parameter: ParameterSpec, sample = 1): string[] {
   const { schema } = parameter
   const texts =
     schema.type === 'integer'
-      ? [...lenientIntegers(sample), ...outOfRange(schema), ...(parameter.in === 'path' ? [] : [''])]
+      ? [
+          ...lenientIntegers(sample),
+          ...outOfRange(schema),
+          ...refusedInRange(schema).map(String),
+          ...(parameter.in === 'path' ? [] : ['']),
+        ]
       : refusedStrings(schema)
   return [...new Set(texts)].filter((text) => !(parameter.in === 'path' && text === ''))
 }
@@ -119,11 +151,16 @@ export function refusedTexts(parameter: ParameterSpec, sample = 1): string[] {
  * // ['0', '9', '00', '09']
  */
 export function acceptedTexts({ schema }: ParameterSpec): string[] {
+  if (schema.enum !== undefined) return schema.enum.map(String)
   if (schema.type === 'integer') {
-    const bounds = [schema.minimum, schema.maximum].flatMap((bound) => (bound === undefined ? [] : [String(bound)]))
+    const step = schema.multipleOf ?? 1
+    const bounds = [
+      ...(schema.minimum === undefined ? [] : [String(Math.ceil(schema.minimum / step) * step)]),
+      ...(schema.maximum === undefined ? [] : [String(Math.floor(schema.maximum / step) * step)]),
+    ].map((bound) => (bound === '-0' ? '0' : bound))
     return [...bounds, ...bounds.filter((bound) => !bound.startsWith('-')).map((bound) => `0${bound}`)]
   }
-  if (schema.enum !== undefined) return schema.enum.map(String)
+  if (schema.format !== undefined) return [formatSamples[schema.format] ?? schema.format]
   const min = schema.minLength ?? 0
   return [
     ...new Set([
@@ -180,11 +217,19 @@ export function refusedValues(schema: ValueSchema, sample = 1): unknown[] {
     const beyond = [schema.maximum, schema.minimum].flatMap((bound, index) =>
       bound === undefined ? [] : [index === 0 ? bound + 1 : bound - 1],
     )
-    return [String(sample), sample + 0.5, ...beyond, 1e300, ...others]
+    return [String(sample), sample + 0.5, ...beyond, ...refusedInRange(schema), 1e300, ...others]
   }
   const lengths =
     schema.maxLength === undefined ? [] : ['x'.repeat(schema.maxLength + 1), '\u{1F331}'.repeat(schema.maxLength + 1)]
-  return [42, ...others, ['x'], ...((schema.minLength ?? 0) > 0 ? [''] : []), ...lengths]
+  return [
+    42,
+    ...others,
+    ['x'],
+    ...((schema.minLength ?? 0) > 0 ? [''] : []),
+    ...lengths,
+    ...(schema.enum === undefined ? [] : [`not-${schema.enum.join('-')}`]),
+    ...(schema.format === undefined ? [] : [`not-a-${schema.format}`]),
+  ]
 }
 
 /** A schema of the Plant Store contract's request bodies, by name (`NewPlant`), as the core checks it. */

@@ -29,6 +29,9 @@ export interface ObjectSchema {
   readonly type: 'object'
   readonly required: readonly string[]
   readonly properties: Readonly<Record<string, ValueSchema>>
+  /** How many of its fields a body must give at least, and at most (unknown fields are dropped, not counted). */
+  readonly minProperties?: number
+  readonly maxProperties?: number
 }
 
 /** A parameter as the contract declares it. */
@@ -86,48 +89,113 @@ export function codePointLength(value: string): number {
   return length
 }
 
+/** The string formats the core enforces, each by zod's check of it (JSON Schema's forms: RFC 3339, RFC 5321, RFC 4122). */
+const formatChecks: Readonly<Record<string, () => { safeParse(value: string): { success: boolean } }>> = {
+  'date-time': () => z.iso.datetime({ offset: true }),
+  date: () => z.iso.date(),
+  email: () => z.email(),
+  uuid: () => z.uuid(),
+}
+
 /**
  * Whether a string meets a string schema: its length in code points within
- * `minLength` and `maxLength`, its `pattern`, its `enum`.
+ * `minLength` and `maxLength`, its `pattern`, its `format`, its `enum` (a
+ * `const` is a one-value enum).
  */
 function stringAccepted(schema: ValueSchema): (value: string) => boolean {
   const min = schema.minLength ?? 0
   const max = schema.maxLength ?? Number.POSITIVE_INFINITY
   const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u')
+  const format = schema.format === undefined ? undefined : formatChecks[schema.format]?.()
   return (value) => {
     // Cheap bounds first: the code point count lies in [length / 2, length].
     if (value.length < min || value.length / 2 > max) return false
     const length = codePointLength(value)
     if (length < min || length > max) return false
     if (pattern && !pattern.test(value)) return false
+    if (format && !format.safeParse(value).success) return false
     return schema.enum === undefined || schema.enum.includes(value)
   }
+}
+
+/** Whether an integer meets an integer schema: within its bounds, a multiple of its `multipleOf`, in its `enum`. */
+function integerAccepted(schema: ValueSchema): (value: number) => boolean {
+  const { minimum, maximum, multipleOf } = schema
+  return (value) =>
+    Number.isSafeInteger(value) &&
+    (minimum === undefined || value >= minimum) &&
+    (maximum === undefined || value <= maximum) &&
+    (multipleOf === undefined || value % multipleOf === 0) &&
+    (schema.enum === undefined || schema.enum.includes(value))
 }
 
 /**
  * The zod schema of a body field, its one message from {@link takes}
  * (`name must be a string of 1 to 256 characters`) for every way it fails.
+ *
+ * @example
+ * fieldSchema('limit', { type: 'integer', minimum: 0, multipleOf: 5 }).safeParse(7).success // false
  */
-function fieldSchema(field: string, schema: ValueSchema) {
+export function fieldSchema(field: string, schema: ValueSchema): z.ZodMiniType<number | string> {
   const error = `${field} must be ${takes(schema)}`
   if (schema.type === 'integer') {
+    const { minimum, maximum, multipleOf, enum: values } = schema
+    // Each keyword its own check, so the journal's reason names the rule it broke (`too_big`, `not_multiple_of`…).
     return z
       .number({ error })
       .check(
         z.int({ error }),
-        ...(schema.minimum === undefined ? [] : [z.minimum(schema.minimum, { error })]),
-        ...(schema.maximum === undefined ? [] : [z.maximum(schema.maximum, { error })]),
+        ...(minimum === undefined ? [] : [z.minimum(minimum, { error })]),
+        ...(maximum === undefined ? [] : [z.maximum(maximum, { error })]),
+        ...(multipleOf === undefined ? [] : [z.multipleOf(multipleOf, { error })]),
+        ...(values === undefined ? [] : [z.refine((value: unknown) => values.includes(value), { error })]),
       )
   }
   return z.string({ error }).check(z.refine(stringAccepted(schema), { error }))
 }
 
 /**
- * The zod schema of a contract's object schema, by its name (`NewPlant`):
- * each field from its own schema, the required ones required, unknown
- * fields dropped; `null` is refused here (a body's nullable field reads
- * `null` as absent before this runs). What validates a request body and a
- * stored plant alike.
+ * The zod schema of an object schema as codegen reduced it: each field from
+ * its own schema, the required ones required, unknown fields dropped, and
+ * as many fields as its `minProperties` and `maxProperties` say (unknown
+ * fields, dropped, do not count); `null` is refused here.
+ *
+ * @example
+ * bodySchema('NewPlant', contractInputs.schemas.NewPlant).parse({ id: 1, name: 'Fern' }) // { id: 1, name: 'Fern' }
+ */
+export function bodySchema(name: string, schema: ObjectSchema): z.ZodMiniType<Record<string, unknown>> {
+  const shape = Object.fromEntries(
+    Object.entries(schema.properties).map(([field, property]) => {
+      const value = fieldSchema(field, property)
+      return [field, schema.required.includes(field) ? value : z.optional(value)]
+    }),
+  )
+  const { minProperties: least, maxProperties: most } = schema
+  if (least === undefined && most === undefined) return z.object(shape)
+  const fields = Object.keys(schema.properties).join(', ')
+  const bounds =
+    least !== undefined && most !== undefined
+      ? `${least} to ${most}`
+      : least !== undefined
+        ? `at least ${least}`
+        : `at most ${most}`
+  const error = `The ${name} must give ${bounds} of its fields (${fields}).`
+  return z.object(shape).check(
+    z.refine(
+      (value: Record<string, unknown>) => {
+        const count = Object.values(value).filter((given) => given !== undefined).length
+        return count >= (least ?? 0) && count <= (most ?? Number.POSITIVE_INFINITY)
+      },
+      { error, path: ['body'] },
+    ),
+  )
+}
+
+/**
+ * The zod schema of a contract's object schema, by its name (`NewPlant`)
+ * ({@link bodySchema}); `null` is refused here (a body's nullable field
+ * reads `null` as absent before this runs). What validates a request body
+ * and a stored plant alike.
  *
  * @example
  * objectSchema('NewPlant').parse({ id: 1, name: 'Fern' }) // { id: 1, name: 'Fern' }
@@ -135,14 +203,9 @@ function fieldSchema(field: string, schema: ValueSchema) {
 export function objectSchema<Name extends keyof Schemas & keyof components['schemas']>(
   name: Name,
 ): z.ZodMiniType<NullAsAbsent<components['schemas'][Name]>> {
-  const schema: ObjectSchema = contractInputs.schemas[name]
-  const shape = Object.fromEntries(
-    Object.entries(schema.properties).map(([field, property]) => {
-      const value = fieldSchema(field, property)
-      return [field, schema.required.includes(field) ? value : z.optional(value)]
-    }),
-  )
-  return z.object(shape) as unknown as z.ZodMiniType<NullAsAbsent<components['schemas'][Name]>>
+  return bodySchema(name, contractInputs.schemas[name]) as unknown as z.ZodMiniType<
+    NullAsAbsent<components['schemas'][Name]>
+  >
 }
 
 const digits = /^[0-9]+$/
@@ -164,20 +227,22 @@ function subjectOf(parameter: ParameterSpec, path: string): string {
   return `The ${parameter.name} ${parameter.in === 'header' ? 'header' : 'cookie'}`
 }
 
-/** Parses one parameter's text by its schema; throws its 400 when the schema refuses it. */
-function parameterParser(parameter: ParameterSpec, path: string): (raw: string) => number | string {
+/**
+ * Parses one parameter's text by its schema; throws its 400 when the schema refuses it.
+ *
+ * @example
+ * parameterParser({ name: 'limit', in: 'query', required: false, schema: { type: 'integer' } }, '/plants')('7') // 7
+ */
+export function parameterParser(parameter: ParameterSpec, path: string): (raw: string) => number | string {
   const { name, schema } = parameter
   const subject = subjectOf(parameter, path)
   if (schema.type === 'integer') {
     const form = schema.minimum !== undefined && schema.minimum >= 0 ? digits : signedDigits
     const message = `${subject} must be ${takes(schema)}, written in decimal digits.`
+    const accepted = integerAccepted(schema)
     return (raw) => {
       const value = Number(raw)
-      if (
-        !form.test(raw) ||
-        (schema.minimum !== undefined && value < schema.minimum) ||
-        (schema.maximum !== undefined && value > schema.maximum)
-      ) {
+      if (!form.test(raw) || !accepted(value)) {
         throw invalid(message, { field: name, rule: 'format' })
       }
       return value === 0 ? 0 : value
@@ -268,7 +333,9 @@ const bodySchemas = new Map<string, z.ZodMiniType>()
 /**
  * An operation's request body, parsed and checked by its schema: JSON, an
  * object, every required field there (in the order the contract lists
- * them), each field a value its schema takes; unknown fields dropped, a
+ * them), as many of its fields as `minProperties` and `maxProperties` say
+ * (unknown fields are dropped and not counted), each field a value its
+ * schema takes; unknown fields dropped, a
  * `null` in a nullable field that is not required read as absent, `-0` as
  * `0`. Every failure is `invalid_request` naming the field.
  *

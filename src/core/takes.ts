@@ -13,6 +13,8 @@ export interface ValueSchema {
   readonly maxLength?: number
   readonly pattern?: string
   readonly enum?: readonly unknown[]
+  readonly multipleOf?: number
+  readonly format?: string
   readonly nullable?: boolean
 }
 
@@ -30,9 +32,14 @@ export function takes(schema: ValueSchema): string {
     schema.enum !== undefined
       ? `one of ${schema.enum.join(', ')}`
       : schema.type === 'integer'
-        ? `an integer${range(min, max, (n) => String(n))}`
-        : `a string${lengths(schema.minLength ?? 0, schema.maxLength)}${schema.pattern === undefined ? '' : ` matching ${schema.pattern}`}`
+        ? `an integer${range(min, max, (n) => String(n))}${schema.multipleOf === undefined ? '' : `, a multiple of ${schema.multipleOf}`}`
+        : `a string${lengths(schema.minLength ?? 0, schema.maxLength)}${schema.pattern === undefined ? '' : ` matching ${schema.pattern}`}${stringFormat(schema.format)}`
   return schema.nullable ? `${words}, or null` : words
+}
+
+/** A string format in words (`, a date-time`); none for an integer's (its range says it). */
+function stringFormat(format: string | undefined): string {
+  return format === undefined ? '' : `, ${/^[aeiou]/.test(format) ? 'an' : 'a'} ${format}`
 }
 
 function range(min: number | undefined, max: number | undefined, show: (n: number) => string): string {
