@@ -4,12 +4,19 @@
  * so that the package's start path carries these facts, not the whole document (`contract-document.ts`,
  * which only the conformance rules need).
  */
-import { type OpenApiDocument, operationsOf, type ResponseObject, resolve } from '../src/core/openapi.ts'
+import {
+  type OpenApiDocument,
+  operationsOf,
+  type ResponseObject,
+  resolve,
+  responseHeaderNames,
+} from '../src/core/openapi.ts'
 
 /**
  * The contents of `contract-answers.ts`: for each operation, its declared statuses (ascending) and the fields
  * a 400 of it can be about (its parameters, then its body as a whole and by property); and, for each status,
- * the headers the contract requires of an answer with it on any operation (lower-case names, in document order).
+ * the headers the contract requires of an answer with it on any operation (lower-case names, in document order);
+ * and the names of every response header it declares, required or not, as written.
  *
  * @example
  * generateAnswers(document, banner) // '// Generated … export const contractAnswers = { "operations": { "listPlants": …'
@@ -41,11 +48,13 @@ export function generateAnswers(document: OpenApiDocument, banner: string): stri
       }),
     ),
     requiredHeaders: [...requiredHeaders].map(([status, names]) => [status, [...names]]),
+    responseHeaders: responseHeaderNames(document),
   }
   return `${banner}/**
  * What each operation of the contract may answer: its statuses, ascending, and the fields a 400 of it can be
  * about (its parameters, then its body and the body's properties); and the headers the contract requires of an
- * answer with each status, on any operation (lower-case names). What coverage and made-up answers read.
+ * answer with each status, on any operation (lower-case names); and every response header it declares, as written
+ * (what a web page may read: the CORS policy). What coverage, made-up answers and the CORS policy read.
  */
 export const contractAnswers = ${JSON.stringify(answers, null, 2)} as const
 `

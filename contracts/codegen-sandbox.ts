@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { parse } from 'yaml'
-import { atPointer, type OpenApiDocument, operationsOf } from '../src/core/openapi.ts'
+import { atPointer, type OpenApiDocument, operationsOf, responseHeaderNames } from '../src/core/openapi.ts'
 import { generateClient } from './codegen-client.ts'
 import { bannerOf, type Json, required } from './codegen-shared.ts'
 import { fillPlantStoreRoutes } from './sandbox-routes.ts'
@@ -137,7 +137,7 @@ export async function generateSandbox(plantStore: OpenApiDocument): Promise<Reco
       ],
     }),
     'sandbox-openapi.ts': sandboxBanner + types,
-    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations) }, null, 2)} as const\n`,
+    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body; and the response headers it declares. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations), responseHeaders: responseHeaderNames(sandbox as unknown as OpenApiDocument) }, null, 2)} as const\n`,
     'sandbox-contract-document.ts': `${sandboxBanner}/** contracts/sandbox.openapi.yaml as data, its references into contracts/openapi.yaml resolved: what GET /__sandbox/openapi.json serves. */\nexport const sandboxContractDocument = ${JSON.stringify(sandbox, null, 2)}\n`,
   }
 }

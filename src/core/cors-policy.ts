@@ -5,6 +5,7 @@
  * same way. Knows nothing of Express or Node.
  */
 import { contract } from '../generated/contract.ts'
+import { contractAnswers } from '../generated/contract-answers.ts'
 import { sandboxContract } from '../generated/sandbox-contract.ts'
 
 /**
@@ -20,10 +21,30 @@ export const corsMethods: readonly string[] = [
   ),
 ]
 
+/**
+ * The headers the sandbox adds to answers that no contract declares on an
+ * answer: what `Prefer` applied (the Prefer parameter's description says
+ * so) and the journal's request id.
+ */
+const sandboxOwnHeaders = ['Preference-Applied', 'X-Request-Id']
+
+/**
+ * The answer headers a page may read: every response header either contract
+ * declares (required or not, on any answer), then the sandbox's own, each
+ * once: a header added to a contract is readable in a browser by itself.
+ */
+const exposedHeaders: readonly string[] = [
+  ...new Map(
+    [...contractAnswers.responseHeaders, ...sandboxContract.responseHeaders, ...sandboxOwnHeaders].map(
+      (name) => [name.toLowerCase(), name] as const,
+    ),
+  ).values(),
+]
+
 /** The request headers a preflight allows, the answer headers a page may read, and how long a preflight holds (s). */
 export const corsPolicy = {
   allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Admin-Key', 'X-Request-Id'],
-  exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
+  exposedHeaders,
   maxAge: 600,
 } as const
 
@@ -32,7 +53,7 @@ export const corsPolicy = {
  * allowed: the origin, and the headers a page may read.
  *
  * @example
- * answerCorsHeaders // { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'WWW-Authenticate,Allow,…' }
+ * answerCorsHeaders // { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'WWW-Authenticate,Retry-After,…' }
  */
 export const answerCorsHeaders: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',

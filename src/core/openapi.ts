@@ -190,3 +190,60 @@ export function operationsOf(document: OpenApiDocument): ContractOperation[] {
     })
   })
 }
+
+/** One response header an operation declares for one status. */
+export interface DeclaredHeader {
+  readonly operationId: string
+  readonly method: string
+  readonly path: string
+  /** The status as the contract writes it (`200`, `401`). */
+  readonly status: string
+  /** The header's name as the contract writes it (`WWW-Authenticate`). */
+  readonly name: string
+  readonly required: boolean
+}
+
+/**
+ * Every response header a document declares: one entry per operation,
+ * status and header, in document order, `$ref`s resolved.
+ *
+ * @example
+ * declaredHeaders(document).map(({ operationId, status, name }) => `${operationId} ${status} ${name}`) // ['listPlants 401 WWW-Authenticate', …]
+ */
+export function declaredHeaders(document: OpenApiDocument): DeclaredHeader[] {
+  return operationsOf(document).flatMap(({ operationId, method, path, operation }) =>
+    Object.entries(operation.responses).flatMap(([status, response]) =>
+      Object.entries(resolve<ResponseObject>(document, response).headers ?? {}).map(([name, header]) => ({
+        operationId,
+        method,
+        path,
+        status,
+        name,
+        required: resolve<HeaderObject>(document, header).required ?? false,
+      })),
+    ),
+  )
+}
+
+/**
+ * The names of the response headers a document declares anywhere (on an
+ * operation's answers, or on a shared answer of `components/responses`,
+ * such as a 405's `Allow`), each once (case aside), as first written: what a
+ * web page must be allowed to read.
+ *
+ * @example
+ * responseHeaderNames(document) // ['WWW-Authenticate', 'Retry-After']
+ */
+export function responseHeaderNames(document: OpenApiDocument): string[] {
+  const shared = Object.values(
+    ((document as { components?: { responses?: Record<string, unknown> } }).components?.responses ?? {}) as Record<
+      string,
+      ResponseObject | Reference
+    >,
+  ).flatMap((response) => Object.keys(resolve<ResponseObject>(document, response).headers ?? {}))
+  const names = new Map<string, string>()
+  for (const name of [...declaredHeaders(document).map((header) => header.name), ...shared]) {
+    if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name)
+  }
+  return [...names.values()]
+}

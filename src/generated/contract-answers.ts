@@ -2,7 +2,8 @@
 /**
  * What each operation of the contract may answer: its statuses, ascending, and the fields a 400 of it can be
  * about (its parameters, then its body and the body's properties); and the headers the contract requires of an
- * answer with each status, on any operation (lower-case names). What coverage and made-up answers read.
+ * answer with each status, on any operation (lower-case names); and every response header it declares, as written
+ * (what a web page may read: the CORS policy). What coverage, made-up answers and the CORS policy read.
  */
 export const contractAnswers = {
   "operations": {
@@ -84,5 +85,9 @@ export const contractAnswers = {
         "retry-after"
       ]
     ]
+  ],
+  "responseHeaders": [
+    "WWW-Authenticate",
+    "Retry-After"
   ]
 } as const

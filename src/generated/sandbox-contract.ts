@@ -1,5 +1,5 @@
 // Generated from contracts/sandbox.openapi.yaml by contracts/codegen.ts. Do not edit.
-/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body. */
+/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body; and the response headers it declares. */
 export const sandboxContract = {
   "operations": {
     "provisionTenant": {
@@ -231,5 +231,10 @@ export const sandboxContract = {
       "query": [],
       "body": false
     }
-  }
+  },
+  "responseHeaders": [
+    "WWW-Authenticate",
+    "Retry-After",
+    "Allow"
+  ]
 } as const

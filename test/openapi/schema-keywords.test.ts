@@ -8,7 +8,7 @@
  * what ajv refuses, the core refuses.
  */
 import { readFileSync } from 'node:fs'
-import Ajv from 'ajv'
+import { Ajv } from 'ajv'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { generateInputs } from '../../contracts/codegen-inputs.ts'
