@@ -13,7 +13,7 @@
  * docs/maintainers/changing-a-behaviour.md).
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { declaredParameters, refusedTexts } from '../../src/contract-testing/boundaries.ts'
 import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
 import { matchRoute, writesPlants } from '../../src/core/core.ts'
@@ -22,7 +22,9 @@ import { isReference, operationsOf } from '../../src/core/openapi.ts'
 import { contract } from '../../src/generated/contract.ts'
 import { contractDocument } from '../../src/generated/contract-document.ts'
 import { contractInputs } from '../../src/generated/contract-inputs.ts'
-import { hostileCorpus } from '../reliability/corpus.ts'
+import { type HostileCase, hostileCorpus } from '../reliability/corpus.ts'
+import { operationRequests } from '../support/operation-requests.ts'
+import { type RuleExchange, ruleExchanges } from '../support/rule-exchanges.ts'
 
 type Part = 'core' | 'behaviour test' | 'rule' | 'corpus'
 
@@ -54,6 +56,8 @@ const preferExemption: Readonly<Record<Part, string>> = {
 const writtenExemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
   'addPlant 507': {
     'behaviour test': 'The quota test of test/msw/handlers.test.ts ("answers 507 past the tenant quota").',
+    corpus:
+      'The corpus’s world holds 5 plants a tenant, far under the quota; the quota rule (quota.ts, run with quota 40) and the quota test of test/msw/handlers.test.ts fill a tenant for real.',
   },
 }
 
@@ -73,11 +77,15 @@ const sharedExemptions: Readonly<Record<string, (input: Input) => Partial<Record
       ? {}
       : {
           rule: 'A provider gives a read-write and a read-only token, both with plants:read: no token to judge a read’s 403 with.',
+          corpus:
+            'Every token of the fixture world the corpus runs against has plants:read; test/openapi/response-headers.test.ts sends a read a write-only token and gets its 403.',
         }),
   }),
   StorageUnavailable: () => ({
     'behaviour test': 'Only a replica with durable storage answers it: test/cluster/cluster.test.ts drives it.',
     rule: 'A provider without durable storage never answers it (the contract says so): nothing to judge.',
+    corpus:
+      'Only a sandbox with durable storage answers it (Redis down or full, a failing state file): test/cluster/cluster.test.ts and the state-file tests reach it; the corpus’s sandbox has none.',
   }),
 }
 
@@ -113,14 +121,53 @@ for (const file of readdirSync(new URL('../msw/', import.meta.url)).filter((name
   }
 }
 
-/** The corpus's cases, each with the operation its method and path are routed to. */
-const corpusCases = hostileCorpus.map((testCase) => {
-  const path = testCase.target.split('?')[0] ?? ''
-  const route = matchRoute(path)?.route
-  return { testCase, operation: route?.methods.get(testCase.method) }
-})
-
 const document = contractDocument as unknown as Parameters<typeof operationsOf>[0]
+
+/** Each operation's own path as sent, its path ids valid (1): where a body field's own case goes. */
+const ownTargets = new Map(operationRequests(1).map(({ operationId, target }) => [operationId as string, target]))
+
+/**
+ * The corpus's cases, each with the operation its method and path are routed to; a case that asks the sandbox to
+ * make its answer up (`Prefer: code=…`) reaches no status for real, so it is left out.
+ */
+const corpusCases = hostileCorpus
+  .filter(({ headers }) => !headers.some(([name]) => name.toLowerCase() === 'prefer'))
+  .map((testCase) => {
+    const path = testCase.target.split('?')[0] ?? ''
+    const route = matchRoute(path)?.route
+    return { testCase, operation: route?.methods.get(testCase.method) }
+  })
+
+/** The example body an operation's request carries (the contract's), parsed: what a field's case must differ from. */
+const exampleBodies = new Map(
+  operationsOf(document).flatMap(({ operationId, operation }) => {
+    const body = operation.requestBody
+    if (!body || isReference(body)) return []
+    return [[operationId, body.content['application/json']?.example as Record<string, unknown> | undefined] as const]
+  }),
+)
+
+/** Whether two JSON values are the same (a value nested too deep to compare is another). */
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b)
+  } catch {
+    return false
+  }
+}
+
+/** A JSON object body, parsed, or undefined. */
+function jsonObject(body: HostileCase['body']): Record<string, unknown> | undefined {
+  if (typeof body !== 'string') return undefined
+  try {
+    const value: unknown = JSON.parse(body)
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /** Whether an operation writes plants (the contract's `plants:write`). */
 const writes = (operation: string) => writesPlants(operation as keyof typeof contract.operations)
@@ -199,24 +246,42 @@ const present: Record<Part, (input: Input) => boolean> = {
       : (title: string) => word(name).test(title)
     return (titlesByBlock.get(`${method} ${path}`) ?? []).some(named)
   },
-  // A rule about it: its clause starts with `operationId, name`, `Schema.field` or `operationId status`; a status of
-  // a shared response may be judged for every operation by a rule whose clause starts with the response's name.
-  rule: ({ clause, component, operation }) =>
-    conformanceRules.some(
+  // A rule about its meaning: its clause starts with `operationId, name`, `Schema.field` or `operationId status` (a
+  // status of a shared response may be judged for every operation by a rule whose clause starts with the response's
+  // name), and what the rule sends shows it: a request that gives the parameter or the field and is answered 2xx
+  // (a rule that only sends refused values says what it takes, not what it means), or an answer with the status
+  // that was not made up by `Prefer`.
+  rule: (input) => {
+    const { clause, component, operation } = input
+    const rules = conformanceRules.filter(
       (rule) =>
         rule.clause.startsWith(clause) ||
         (component !== undefined &&
           (rule.clause.startsWith(`${component}:`) ||
             (rule.clause.startsWith(`${operation} `) && rule.clause.includes(`${component}:`)))),
-    ),
+    )
+    const ids = new Set(rules.map(({ id }) => id))
+    return exchanges.some(
+      (exchange) => ids.has(exchange.rule) && exchange.operation === operation && shows(input, exchange),
+    )
+  },
   corpus: (input) => {
     const cases = corpusCases.filter(({ operation }) => operation === input.operation)
     if (input.kind === 'status') return cases.some(({ testCase }) => testCase.status === Number(input.word))
     if (input.kind === 'field') {
-      return cases.some(
-        ({ testCase }) =>
-          testCase.status === 400 && typeof testCase.body === 'string' && testCase.body.includes(`"${input.word}"`),
-      )
+      // A 400 for a body that gives the field a value other than the example's, on the operation's own path: a case
+      // that carries the example body (a bad path id, a bad token) is not about the field.
+      const example = exampleBodies.get(input.operation)
+      return cases.some(({ testCase }) => {
+        const body = jsonObject(testCase.body)
+        return (
+          testCase.status === 400 &&
+          body !== undefined &&
+          Object.hasOwn(body, input.word) &&
+          !sameJson(body[input.word], example?.[input.word]) &&
+          testCase.target.split('?')[0] === ownTargets.get(input.operation)
+        )
+      })
     }
     // Every text its schema refuses is sent, and answered 400.
     const parameter = declaredParameters().find(
@@ -236,13 +301,33 @@ const present: Record<Part, (input: Input) => boolean> = {
   },
 }
 
+/** The exchanges of every conformance rule, run through msw once: what a rule sends and gets. */
+let exchanges: RuleExchange[] = []
+beforeAll(async () => {
+  exchanges = await ruleExchanges()
+}, 60_000)
+
+/** Whether an exchange of a rule shows an input's meaning: it gives the input and is answered 2xx, or reaches the status. */
+function shows(input: Input, exchange: RuleExchange): boolean {
+  const success = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300
+  if (input.kind === 'status') return String(exchange.status) === input.word && !exchange.simulated
+  if (!success) return false
+  if (input.kind === 'field') {
+    const body = exchange.body
+    return typeof body === 'object' && body !== null && Object.hasOwn(body, input.word)
+  }
+  if (input.key.includes(' query ')) return exchange.query.has(input.word)
+  // A path parameter is in every request of its operation; a header's, as sent, is the sandbox's concern.
+  return true
+}
+
 /** What to do when a part is missing: the step of the guide for its kind of change. */
 const nextStep: Record<Input['kind'], Record<Part, string>> = {
   parameter: {
     core: 'step 2: say what it means in the operation’s own file, src/core/operations/<operation-id>.ts (read it from the inputs the core checked; its values need no check of yours)',
     'behaviour test':
       "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ that shows what it does, its title naming it as sent (`name=`) or, in a path, as a word",
-    rule: "step 4: a conformance rule whose clause starts with 'operationId, name' (src/contract-testing/conformance/rules/)",
+    rule: "step 4: a conformance rule whose clause starts with 'operationId, name' and that sends it with a value it takes, answered 2xx: what it means, not only what it refuses (src/contract-testing/conformance/rules/)",
     corpus:
       'the corpus sends what src/contract-testing/boundaries.ts derives for every parameter by itself: check that test/reliability/corpus.ts still sends every operation',
   },
@@ -250,15 +335,17 @@ const nextStep: Record<Input['kind'], Record<Part, string>> = {
     core: '',
     'behaviour test':
       "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names the field",
-    rule: "step 4: a conformance rule whose clause starts with 'Schema.field' (src/contract-testing/conformance/rules/)",
-    corpus: 'step 3: a case in test/reliability/corpus.ts that sends a body with the field and answers 400',
+    rule: "step 4: a conformance rule whose clause starts with 'Schema.field' and that sends a body with the field, answered 2xx (src/contract-testing/conformance/rules/)",
+    corpus:
+      'step 3: a case in test/reliability/corpus.ts that sends a body giving the field a value its schema refuses (not the example body) and answers 400',
   },
   status: {
     core: '',
     'behaviour test':
       "step 4: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names the status",
-    rule: "step 5: a conformance rule whose clause starts with 'operationId status' (src/contract-testing/conformance/rules/)",
-    corpus: 'step 4: a case in test/reliability/corpus.ts that answers the status for the operation',
+    rule: "step 5: a conformance rule whose clause starts with 'operationId status' and that gets the status for real, not by Prefer (src/contract-testing/conformance/rules/)",
+    corpus:
+      'step 4: a case in test/reliability/corpus.ts that answers the status for the operation for real (a Prefer: code= case does not count)',
   },
 }
 

@@ -16,6 +16,7 @@ import { coreOperations, matchRoute, type OperationId } from '../../src/core/cor
 import { contract } from '../../src/generated/contract.ts'
 import { type IndependentProvider, startIndependentProvider } from '../support/independent-provider.ts'
 import { operationRequests } from '../support/operation-requests.ts'
+import { type RuleExchange, ruleExchanges } from '../support/rule-exchanges.ts'
 
 type Part = 'client' | 'core' | 'behaviour test' | 'rule' | 'provider' | 'pact' | 'docs' | 'changelog'
 
@@ -59,9 +60,12 @@ const changelog = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), '
 
 /** The independent Plant Store (test/support/independent-provider.ts), which conformance and Pact check against. */
 let independent: IndependentProvider
+/** What every conformance rule sends and gets, through msw. */
+let exchanges: RuleExchange[] = []
 beforeAll(async () => {
   independent = await startIndependentProvider()
-})
+  exchanges = await ruleExchanges()
+}, 60_000)
 afterAll(() => independent.close())
 
 /**
@@ -93,8 +97,16 @@ const present: Record<Part, (id: OperationId) => boolean | Promise<boolean>> = {
     const { method, path } = contract.operations[id]
     return behaviourTitles.includes(`${method} ${path}`)
   },
-  // A rule of its own, whose clause starts with the operationId; the cross-cutting rules name every operation.
-  rule: (id) => conformanceRules.some(({ clause }) => startsWith(id).test(clause)),
+  // A rule of its own, whose clause starts with the operationId and that gets the operation's success for real (not
+  // made up by Prefer); the cross-cutting rules name every operation.
+  rule: (id) => {
+    const rules = new Set(conformanceRules.filter(({ clause }) => startsWith(id).test(clause)).map((rule) => rule.id))
+    const success = operationRequests(1).find(({ operationId }) => operationId === id)?.success
+    return exchanges.some(
+      (exchange) =>
+        rules.has(exchange.rule) && exchange.operation === id && exchange.status === success && !exchange.simulated,
+    )
+  },
   provider: answeredByIndependent,
   pact: (id) =>
     interactions.some(
@@ -117,7 +129,7 @@ const nextStep: Record<Part, string> = {
   client: 'step 1: run npm run generate (the client method is generated from the contract)',
   core: "step 2: the operation's file src/core/operations/<operation-id>.ts, in the table of src/core/operations/index.ts",
   'behaviour test': "step 3: a describe('METHOD /path') block of behaviour tests under test/msw/",
-  rule: 'step 4: a conformance rule whose clause starts with the operationId (src/contract-testing/conformance/rules/)',
+  rule: 'step 4: a conformance rule whose clause starts with the operationId and that gets its success answer (src/contract-testing/conformance/rules/)',
   provider: 'step 5: answer the operation in the independent Plant Store (test/support/independent-provider.ts)',
   pact: 'step 6: a Pact interaction (test/pact/consumer/), then npm test rewrites contracts/pacts/',
   docs: 'step 1: run npm run generate (it writes the operations table of docs/reference/contract.md from the contract)',

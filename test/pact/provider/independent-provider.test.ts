@@ -36,7 +36,7 @@ afterAll(() => provider.close())
 
 /**
  * How many interactions the Verifier verified, from its JSON report; throws with the report when one failed,
- * naming the step of docs/maintainers/adding-an-operation.md that a new operation's interaction needs.
+ * naming the guides' step that makes the independent Plant Store answer it.
  */
 async function verify(pactUrls: string[]): Promise<number> {
   const output = await new Verifier({
@@ -49,7 +49,7 @@ async function verify(pactUrls: string[]): Promise<number> {
     .verifyProvider()
     .catch((error: unknown) => {
       throw new Error(
-        `The independent Plant Store fails interactions of the pact; for a new operation, next: answer it there (step 5 of docs/maintainers/adding-an-operation.md, test/support/independent-provider.ts). ${error instanceof Error ? error.message : String(error)}`,
+        `The independent Plant Store (test/support/independent-provider.ts) fails interactions of the pact; next: make it answer them as the contract says: the independent Plant Store step of your change's guide (docs/maintainers/: an operation, adding-an-operation.md step 5; a parameter, changing-a-parameter.md step 5; a status or a rule, changing-a-behaviour.md step 6; a response header, adding-a-response-header.md step 5). ${error instanceof Error ? error.message : String(error)}`,
       )
     })
   const report = JSON.parse(String(output)) as { interactionResults: Array<{ result: string }> }
