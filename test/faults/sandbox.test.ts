@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
 import { useSandbox } from '../server/sandbox-fixture.ts'
 import { bearer } from '../server/support.ts'
-import { allowOf } from '../support/allow.ts'
+import { allowOf, undeclarableMethods } from '../support/allow.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { sandboxDriver } from './sandbox-driver.ts'
 import { faultRuleCases } from './suite.ts'
@@ -62,7 +62,9 @@ describe('the fault rules API over HTTP', () => {
   })
 
   test('answers 405 with Allow for a method the route lacks', async () => {
-    const answer = await call('PUT', '/__sandbox/faults', { headers: bearer(fixtureTokens.acme.write) })
+    const answer = await call(undeclarableMethods[0], '/__sandbox/faults', {
+      headers: bearer(fixtureTokens.acme.write),
+    })
     expectErrorBody(answer, 405)
     expect(answer.headers.get('allow')).toBe(allowOf('/__sandbox/faults'))
   })

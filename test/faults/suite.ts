@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
-import { allowOf, plantStorePaths } from '../support/allow.ts'
+import { allowOf, plantStorePaths, undeclarableMethods } from '../support/allow.ts'
 import { type Answer, expectErrorBody, expectToMatchContract, read } from '../support/contract.ts'
 
 /** The methods the Plant Store contract has on any of its paths. */
@@ -263,8 +263,8 @@ export function faultRuleCases(name: string, driver: () => FaultDriver): void {
       ['a path the contract lacks', { path: '/plant', status: 500 }, '(did you mean "/plants"?)'],
       ['a literal path the contract does not route', { path: '/nope/1', status: 500 }, 'path must be a path such as'],
       [
-        'a method the contract lacks',
-        { method: 'PATCH', status: 500 },
+        'a method no contract may declare',
+        { method: undeclarableMethods[1], status: 500 },
         `method must be one of ${contractMethods.join(', ')}`,
       ],
       [

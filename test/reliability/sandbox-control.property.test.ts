@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { afterEach, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
 import { useSandbox } from '../server/sandbox-fixture.ts'
+import { undeclarableMethods } from '../support/allow.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { internalDetail } from './support.ts'
 
@@ -85,7 +86,7 @@ const request = fc.oneof(
   fc.record({ method: fc.constant('DELETE'), path: segment.map((id) => `/__sandbox/tenants/${id}`), token }),
   fc.record({ method: fc.constant('GET'), path: fc.string().map((q) => `/__sandbox/plants?limit=${q}`), token }),
   fc.record({
-    method: fc.constantFrom('PUT', 'PATCH'),
+    method: fc.constantFrom(...undeclarableMethods),
     path: fc.constantFrom('/__sandbox/faults', '/__sandbox/requests'),
     token,
   }),

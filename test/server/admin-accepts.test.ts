@@ -16,6 +16,7 @@ import { FaultRules } from '../../src/faults/index.ts'
 import { sandboxContract } from '../../src/generated/sandbox-contract.ts'
 import { createPlantStore } from '../../src/seeded-store.ts'
 import { createApp } from '../../src/server/index.ts'
+import { undeclarableMethods } from '../support/allow.ts'
 import { read } from '../support/contract.ts'
 import { arbitrary, at, faultRules, type Schema, tenantRecipes } from '../support/schema-arbitrary.ts'
 import { bearer, type Listening, listen } from './support.ts'
@@ -35,7 +36,7 @@ beforeAll(async () => {
   // A little traffic of every kind for the journal: routed, unrouted, refused.
   for (const [method, path] of [
     ['GET', '/plants'],
-    ['PUT', '/plants/1'],
+    [undeclarableMethods[0], '/plants/1'],
     ['GET', '/nope'],
     ['PROPFIND', '/plants'],
   ]) {

@@ -12,6 +12,7 @@ import { fixtureTokens } from 'plant-store-mock'
 import { createApp, type RunningSandbox, startSandbox } from 'plant-store-mock/server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BatchedDestination } from '../../src/server/events/request-log.ts'
+import { undeclarableMethods } from '../support/allow.ts'
 import { bearer, type Listening, listen } from './support.ts'
 
 const { acme } = fixtureTokens
@@ -63,7 +64,7 @@ for (const corsOrigins of ['*', ['http://app.example']] as const) {
       ],
       ['deletes', '/plants/777', { method: 'DELETE', headers: bearer(acme.write) }],
       ['answers 404 for a missing plant', '/plants/777', { method: 'DELETE', headers: bearer(acme.write) }],
-      ['answers 405 with Allow', '/plants', { method: 'PUT', headers: bearer(acme.write) }],
+      ['answers 405 with Allow', '/plants', { method: undeclarableMethods[0], headers: bearer(acme.write) }],
       ['answers a simulated status', '/plants', { headers: { ...bearer(acme.read), prefer: 'code=403' } }],
       ['refuses an undeclared simulated status', '/plants', { headers: { ...bearer(acme.read), prefer: 'code=503' } }],
       ['echoes a request id', '/plants', { headers: { ...bearer(acme.read), 'x-request-id': 'job-42.step:1' } }],

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { SandboxVerificationError } from '../../src/client/index.ts'
 import { fixtureTokens } from '../../src/index.ts'
+import { undeclarableMethods } from '../support/allow.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer } from './support.ts'
@@ -96,14 +97,14 @@ describe('GET /__sandbox/requests', () => {
   })
 
   test('finds requests by any method and any path the journal keeps, routed or not', async () => {
-    await send('PUT', '/plants/1', fixtureTokens.acme.write)
+    await send(undeclarableMethods[0], '/plants/1', fixtureTokens.acme.write)
     await send('PROPFIND', '/plants', fixtureTokens.acme.read)
     await send('GET', '/nope', fixtureTokens.acme.read)
     for (const [search, status] of [
-      ['?method=put', 405],
+      [`?method=${undeclarableMethods[0].toLowerCase()}`, 405],
       ['?method=PropFind', 405],
       ['?path=/nope', 404],
-      ['?path=/plants/1&method=PUT', 405],
+      [`?path=/plants/1&method=${undeclarableMethods[0]}`, 405],
     ] as const) {
       const answer = await query(search)
       expect(answer.status, search).toBe(200)

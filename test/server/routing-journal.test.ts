@@ -6,14 +6,14 @@
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../src/index.ts'
-import { allowOf } from '../support/allow.ts'
+import { allowOf, undeclarableMethods } from '../support/allow.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { useSandbox } from './sandbox-fixture.ts'
 import { bearer } from './support.ts'
 
 const routingErrors = [
   ['DELETE', '/plants', 405],
-  ['PUT', '/plants/1', 405],
+  [undeclarableMethods[0], '/plants/1', 405],
   ['GET', '/nope', 404],
 ] as const
 
@@ -60,11 +60,11 @@ describe('routing errors in the outcomes of the msw handlers', () => {
   test('reports a 405 made with a valid token under its tenant, and one without a token under none', async () => {
     const headers = bearer(fixtureTokens.acme.write)
     expect((await fetch('https://plants.test/plants', { method: 'DELETE', headers })).status).toBe(405)
-    expect((await fetch('https://plants.test/plants/1', { method: 'PUT', headers })).status).toBe(405)
+    expect((await fetch('https://plants.test/plants/1', { method: undeclarableMethods[0], headers })).status).toBe(405)
     expect((await fetch('https://plants.test/plants', { method: 'DELETE' })).status).toBe(405)
     expect(outcomes).toEqual([
       ['acme', 'DELETE /plants', 405],
-      ['acme', 'PUT /plants/1', 405],
+      ['acme', `${undeclarableMethods[0]} /plants/1`, 405],
       [undefined, 'DELETE /plants', 405],
     ])
   })

@@ -45,3 +45,17 @@ export function wrongMethodCases(id: string, paths = contractPaths): Array<[stri
     .filter(({ path }) => paths.includes(path))
     .map(({ method, path, allow }): [string, string, string] => [method, path.replaceAll(/\{\w+\}/g, id), allow])
 }
+
+/**
+ * Methods no contract may declare: WebDAV's (RFC 4918), which are not among
+ * OpenAPI's (`get`, `put`, `post`, `delete`, `options`, `head`, `patch`,
+ * `trace`), so every path of every contract answers them 405 whatever
+ * operations are added. What tests send as "a method the contract lacks",
+ * never one an operation may take (`PUT`, `PATCH`). Not a made-up token such
+ * as `BREW`: Node's HTTP parser knows a fixed list of methods and answers any
+ * other 400 before the sandbox sees it.
+ *
+ * @example
+ * fetch(`${base}/plants`, { method: undeclarableMethods[0] }) // 405, Allow: GET, HEAD, POST
+ */
+export const undeclarableMethods = ['MKCOL', 'PROPPATCH'] as const
