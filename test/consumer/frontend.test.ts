@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { readmeFiles } from './readme.ts'
+import { readmeFiles, withFreePorts } from './readme.ts'
 import { npmInstall, packFromClone, type Ran, run, writeLocalPlaywrightConfig } from './run.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -73,7 +73,8 @@ beforeAll(async () => {
   const installed = await run('npm', [...npmInstall, '-D', join(workDir, filename), ...tooling], app)
   if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stderr}`)
 
-  for (const file of readmeFiles('frontend')) {
+  // Every server the guides start (the sandbox and the app of Playwright's webServer) on a free port.
+  for (const file of await withFreePorts(readmeFiles('frontend'))) {
     await mkdir(dirname(join(app, file.path)), { recursive: true })
     await writeFile(join(app, file.path), file.text)
   }

@@ -1,10 +1,12 @@
 /**
  * The documentation's runnable examples: fenced code blocks whose info string
  * names a file (```` ```ts file=test/setup.ts ````), in README.md and every
- * page under docs/. The consumer test writes them, unmodified, into a fresh
- * project.
+ * page under docs/. The consumer test writes them into a fresh project,
+ * unmodified but for their loopback ports ({@link withFreePorts}).
  */
+import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { marked, type Tokens } from 'marked'
@@ -86,4 +88,44 @@ export function readmeCiSteps(project = 'main'): z.infer<typeof ciSteps> {
   const file = readmeFiles(project).find((candidate) => candidate.path === 'ci-steps.yml')
   if (file === undefined) throw new Error('The documentation has no ```yaml file=ci-steps.yml block.')
   return ciSteps.parse(parse(file.text))
+}
+
+/**
+ * A port nothing listens on, from the system.
+ *
+ * @example
+ * const port = await freePort() // e.g. 41234
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const address = server.address()
+  server.close()
+  await once(server, 'close')
+  if (address === null || typeof address === 'string') throw new Error('No port from the system.')
+  return address.port
+}
+
+/** A loopback address's port, or a `--port` flag's, as the documentation writes them. */
+const documentedPort = /(?<=127\.0\.0\.1:|localhost:|--port )(\d{4,5})\b/g
+
+/**
+ * The files with every port the documentation gives a server (`127.0.0.1:4010`, `--port 5174`) moved to a
+ * free one from the system, the same port everywhere it appears in any file: what a test writes, so that no
+ * server it starts (the sandbox, a dev server, Playwright's `webServer`) takes a fixed port that another run or
+ * anything else on the machine may hold. A page origin such as `http://localhost:5173` in a CORS list moves
+ * along with it.
+ *
+ * @example
+ * await withFreePorts(readmeFiles('frontend')) // `--port 4010` becomes e.g. `--port 41234` in every file
+ */
+export async function withFreePorts(files: readonly ReadmeFile[]): Promise<ReadmeFile[]> {
+  const ports = new Map<string, string>()
+  for (const { text } of files) {
+    for (const [port] of text.matchAll(documentedPort)) if (!ports.has(port)) ports.set(port, String(await freePort()))
+  }
+  return files.map(({ path, text }) => ({
+    path,
+    text: text.replace(documentedPort, (port) => ports.get(port) ?? port),
+  }))
 }
