@@ -27,6 +27,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
+import { freePort } from '../cluster/cluster.ts'
 import { faultRules, tenantRecipes } from '../test/support/schema-arbitrary.ts'
 import { readyFile } from './ready-file.ts'
 
@@ -100,8 +101,14 @@ async function proxy(contract: string, port: number): Promise<{ base: string; lo
   return { base: `http://127.0.0.1:${port}`, log: () => log }
 }
 
-const port = 30_000 + Math.floor(Math.random() * 20_000)
-const [control, api] = await Promise.all([proxy('/__sandbox/openapi.json', port), proxy('/openapi.json', port + 1)])
+// Prism cannot listen on port 0 and say which port it took: two distinct ports checked free first.
+const controlPort = await freePort()
+let apiPort = await freePort()
+while (apiPort === controlPort) apiPort = await freePort()
+const [control, api] = await Promise.all([
+  proxy('/__sandbox/openapi.json', controlPort),
+  proxy('/openapi.json', apiPort),
+])
 
 interface Disagreement {
   readonly side: 'request' | 'response'

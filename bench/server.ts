@@ -36,6 +36,7 @@ import type { AddressInfo } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import express from 'express'
+import { freePort } from '../cluster/cluster.ts'
 import { type Plant, toPlant } from '../src/core/schemas.ts'
 import { createPlantStore } from '../src/seeded-store.ts'
 import { median } from './median.ts'
@@ -119,7 +120,8 @@ async function start(kind: Kind, dir: string): Promise<Started | undefined> {
   if (kind === 'prism') {
     const prism = process.env.PRISM_BIN
     if (!prism) return undefined
-    const port = String(20000 + Math.floor(Math.random() * 20000))
+    // Prism cannot listen on port 0 and say which port it took: one checked free first.
+    const port = String(await freePort())
     const contract = new URL('../contracts/openapi.yaml', import.meta.url).pathname
     const { process: proc, port: printed } = child(prism, ['mock', '-h', '127.0.0.1', '-p', port, contract])
     await printed.catch(() => undefined)

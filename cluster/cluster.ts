@@ -276,9 +276,12 @@ function portIsFree(port: number): Promise<boolean> {
 /**
  * A free loopback port below Linux's ephemeral range (32768 and up): a port the kernel hands out for
  * outgoing connections could be taken by one while a killed replica is down, and the replica could not
- * listen on it again.
+ * listen on it again. Also what a bench gives a server that cannot take port 0 and say which it took (Prism).
+ *
+ * @example
+ * const port = await freePort() // e.g. 24711
  */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000)
     if (await portIsFree(port)) return port
