@@ -1,0 +1,137 @@
+/**
+ * The docs that restate behaviour are held to it: what a page says is read
+ * from the page and checked against the code or the answers, so a change to
+ * either fails here naming the page. The error codes of
+ * docs/reference/errors.md and their statuses (`src/core/errors.ts`), its
+ * order of checks (sent: for each two checks, a request that fails both is
+ * answered by the earlier, in the sandbox), and the CORS lists of docs/guides/sandbox.md
+ * (derived from the contracts by `src/core/cors-policy.ts`). The tables that
+ * restate the contract itself are generated (`contracts/codegen-docs.ts`).
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { fixtureTokens } from '../../fixtures/world.ts'
+import { corsMethods, corsPolicy } from '../../src/core/cors-policy.ts'
+import { errorStatus, PlantStoreError } from '../../src/core/errors.ts'
+import { createPlantStore } from '../../src/index.ts'
+import { startSandbox } from '../../src/server/index.ts'
+import { undeclarableMethods } from '../support/allow.ts'
+
+const page = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
+const errors = page('docs/reference/errors.md')
+
+describe('docs/reference/errors.md', () => {
+  /** Each table row that starts with a status: the status and the error codes it names (`invalid_request`). */
+  const rows = [...errors.matchAll(/^\| (\d{3})[^|]*\|(.*)$/gm)].map(([, status, rest = '']) => ({
+    status: Number(status),
+    codes: [...rest.matchAll(/`([a-z_]+)`/g)].map(([, code]) => code ?? '').filter((code) => code in errorStatus),
+  }))
+
+  test('names each error code with the status the core answers it with', () => {
+    for (const { status, codes } of rows) {
+      for (const code of codes) {
+        expect(errorStatus[code as keyof typeof errorStatus], `errors.md gives ${code} the status ${status}`).toBe(
+          status,
+        )
+      }
+    }
+  })
+
+  test('names every error code of src/core/errors.ts', () => {
+    const named = new Set(rows.flatMap(({ codes }) => codes))
+    expect(Object.keys(errorStatus).filter((code) => !named.has(code))).toEqual([])
+  })
+
+  /** The order of checks as the page says it: each step's statuses (`route (404/405)` is two at one step). */
+  const order = (() => {
+    const sentence = /Order of checks: ([^.]+)\./.exec(errors)?.[1]
+    if (!sentence) throw new Error('docs/reference/errors.md no longer says "Order of checks: …."')
+    return sentence.split('→').map((step) => [...step.matchAll(/\b(\d{3})\b/g)].map(([, status]) => status ?? ''))
+  })()
+
+  /** How to make a create fail each check, on its own or with others. */
+  type Breaks = Set<string>
+  function request(breaks: Breaks): { store: Parameters<typeof createPlantStore>[0]; init: RequestInit; path: string } {
+    const body = {
+      id: breaks.has('409') ? 1 : 100,
+      name: 'Fern',
+      ...(breaks.has('413') ? { pad: 'x'.repeat(65_536) } : {}),
+    }
+    const text = JSON.stringify(body)
+    const headers: Record<string, string> = {
+      'content-type': breaks.has('415') ? 'text/plain' : 'application/json',
+    }
+    if (!breaks.has('401')) {
+      headers.authorization = `Bearer ${breaks.has('403') ? fixtureTokens.acme.read : fixtureTokens.acme.write}`
+    }
+    return {
+      // The fixture tenants hold 5 plants each: a quota of 5 is full. A durable write that fails is a persist that throws.
+      store: {
+        ...(breaks.has('507') ? { quota: 5 } : {}),
+        ...(breaks.has('503')
+          ? {
+              persist: async () => {
+                throw new PlantStoreError('storage_unavailable', 'The store cannot take the write now.', {
+                  'retry-after': '1',
+                })
+              },
+            }
+          : {}),
+      },
+      path: breaks.has('404') ? '/nope' : '/plants',
+      init: {
+        method: breaks.has('405') ? undeclarableMethods[0] : 'POST',
+        headers,
+        body: breaks.has('400') ? text.slice(0, -1) : text,
+      },
+    }
+  }
+
+  /** The sandbox's answer to a create that fails these checks (msw leaves an unknown path to the network). */
+  async function answer(breaks: Breaks): Promise<number> {
+    const { store: options, path, init } = request(breaks)
+    const store = createPlantStore(options)
+    await store.ready
+    const sandbox = await startSandbox({ store, host: '127.0.0.1', port: 0 })
+    try {
+      const response = await fetch(`${sandbox.url}${path}`, init)
+      await response.arrayBuffer()
+      return response.status
+    } finally {
+      await sandbox.close()
+    }
+  }
+
+  test('says the order of checks a create goes through, each step a status', () => {
+    expect(order.length).toBeGreaterThan(5)
+    for (const step of order) expect(step.length, 'each step names its status').toBeGreaterThan(0)
+  })
+
+  test('each check alone answers its status', async () => {
+    for (const status of order.flat()) expect(await answer(new Set([status])), status).toBe(Number(status))
+  })
+
+  test('of two failed checks, the earlier in the order of checks answers', async () => {
+    for (const [index, step] of order.entries()) {
+      for (const later of order.slice(index + 1).flat()) {
+        for (const earlier of step) {
+          expect(
+            await answer(new Set([earlier, later])),
+            `a create that fails ${earlier} and ${later}: docs/reference/errors.md says ${earlier} is checked first`,
+          ).toBe(Number(earlier))
+        }
+      }
+    }
+  }, 60_000)
+})
+
+describe('docs/guides/sandbox.md', () => {
+  test('lists the methods and headers a preflight allows as the CORS policy has them (from the contracts)', () => {
+    const sentence = /\(methods ([A-Z, ]+); headers ([^)]+)\)/.exec(page('docs/guides/sandbox.md'))
+    if (!sentence) throw new Error('docs/guides/sandbox.md no longer says "(methods …; headers …)"')
+    expect(sentence[1]?.split(', ')).toEqual([...corsMethods])
+    expect([...(sentence[2] ?? '').matchAll(/`([^`]+)`/g)].map(([, name]) => name)).toEqual([
+      ...corsPolicy.allowedHeaders,
+    ])
+  })
+})
