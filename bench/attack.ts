@@ -26,6 +26,7 @@ import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
+import { adminKeyGuessAttack } from './attack/admin-key-guess.ts'
 import type { Attack } from './attack/attack.ts'
 import { chunkFloodAttack } from './attack/chunk-flood.ts'
 import { conformanceHugeAttack } from './attack/conformance-huge.ts'
@@ -91,6 +92,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   shareProvisioningAttack(),
   lazyLoadAttack(),
   replayHostileAttack(),
+  adminKeyGuessAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -308,6 +308,8 @@ describe('flags', () => {
     [['--request-log', 'loud'], {}, 'request-log'],
     [['no-such-command'], {}, 'no-such-command'],
     [['--cluster-secret', 'too short'], {}, 'cluster-secret'],
+    [['--admin-key', 'a'], {}, 'admin-key'],
+    [[], { PLANT_STORE_ADMIN_KEY: 'short-key' }, 'PLANT_STORE_ADMIN_KEY'],
     [['--redis-url', 'http://127.0.0.1:6379'], {}, 'redis-url'],
     [['--redis-url', 'redis://127.0.0.1:6379'], {}, '--redis-url needs --cluster-secret'],
     [['--tenant-idle-seconds', '0'], {}, 'tenant-idle-seconds'],
