@@ -86,7 +86,11 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
    * `Retry-After` at once (default 100).
    */
   maxHeldPerTenant?: number
-  /** Requests held at once by a delay in all tenants; more are answered 429 (default 500). */
+  /**
+   * Requests held at once by a delay in all tenants; more are answered 429
+   * (default 500). One client address may hold its `clientShare` of them (at
+   * least `maxHeldPerTenant`).
+   */
   maxHeld?: number
   /** Posts each created plant to a URL. */
   webhook?: Webhook
@@ -224,7 +228,12 @@ export function sandboxParts(
     webhook?.observe(outcome)
   }
   // One set of caps on delayed answers, whichever delay holds them.
-  const held = new HeldRequests({ perTenant: options.maxHeldPerTenant, total: options.maxHeld })
+  const held = new HeldRequests({
+    perTenant: options.maxHeldPerTenant,
+    total: options.maxHeld,
+    // A replica sees one address, its proxy's: the proxy bounds each client there.
+    clientShare: options.replica ? 1 : (clientShare ?? defaultClientShare),
+  })
   const simulated = withSimulation(createCore(store, { onOutcome }), {
     store,
     held,

@@ -59,8 +59,10 @@ export interface RunningSandbox {
   /** Its connections now: open, idle, requests waiting for their turn, and those cut to keep the bounds. */
   connections(): ConnectionCounts
   /**
-   * Stops accepting connections, lets in-flight requests finish (cutting
-   * them after the shutdown timeout), waits briefly for webhook deliveries,
+   * Stops accepting connections, answers every request held by a delay at
+   * once (its real answer, as if the delay were over), lets in-flight
+   * requests finish (cutting them after the shutdown timeout), each answer
+   * closing its connection, waits briefly for webhook deliveries,
    * then compacts and closes the state file if one is configured.
    */
   close(): Promise<void>
@@ -158,6 +160,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
 
   const close = () => {
     closing ??= (async () => {
+      // Every answer from now on closes its connection, and every held request is answered now (issue 44, 5).
+      connections.drain()
+      parts.held.answerAll()
       await stopListening(server, options.shutdownTimeoutMs ?? 10_000)
       await options.webhook?.drain(2_000)
       await replica?.close()

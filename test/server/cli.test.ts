@@ -416,6 +416,39 @@ describe('--state-file', () => {
     expect(await second.exit).toBe(0)
   })
 
+  test('on SIGTERM answers every request held by a delay at once, resets none, and keeps every acknowledged create (issue 44, 5)', async () => {
+    const file = join(directory, 'held-state.json')
+    const first = await start(['--state-file', file])
+    // Held 20 s, twice the shutdown timeout: only an answer at once is an answer at all.
+    const held = { ...bearer('psm_acme_write'), prefer: 'delay=20000' }
+    const reads = Array.from({ length: 60 }, () =>
+      fetch(`${first.base}/plants?limit=1`, { headers: held }).then(read, (error: Error) => error),
+    )
+    const creates = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${first.base}/plants`, {
+        method: 'POST',
+        headers: { ...held, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 9000 + i, name: `Held ${i}` }),
+      }).then(read, (error: Error) => error),
+    )
+    // Long enough for all 80 to reach the sandbox and be held.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    first.child.kill('SIGTERM')
+    const answers = await Promise.all([...reads, ...creates])
+    expect(answers.filter((answer) => answer instanceof Error)).toEqual([])
+    expect(answers.map((answer) => (answer as { status: number }).status)).toEqual(Array(80).fill(200))
+    expect(await first.exit).toBe(0)
+
+    const second = await start(['--state-file', file])
+    const acme = (await fetch(`${second.base}/plants`, { headers: bearer('psm_acme_read') }).then((r) =>
+      r.json(),
+    )) as Array<{ name: string }>
+    const kept = acme.map(({ name }) => name).filter((name) => name.startsWith('Held '))
+    expect(kept.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `Held ${i}`).sort())
+    second.child.kill('SIGTERM')
+    expect(await second.exit).toBe(0)
+  })
+
   test('refuses to start on a corrupt state file, with a clear error, and leaves the file untouched', async () => {
     const file = join(directory, 'corrupt.json')
     await writeFile(file, '{"format": "plant-store-mock/state", "version": 1, "store": ')

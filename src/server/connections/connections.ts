@@ -118,6 +118,7 @@ export class Connections {
   /** Beyond this many open connections, a new one cuts the oldest idle one. */
   readonly #roomAbove: number
   #waiting = 0
+  #draining = false
   #cutPipelining = 0
   #cutIdle = 0
 
@@ -135,6 +136,19 @@ export class Connections {
       waiting: this.#waiting,
       cutPipelining: this.#cutPipelining,
       cutIdle: this.#cutIdle,
+    }
+  }
+
+  /**
+   * From now on every answer says `Connection: close` and its connection
+   * closes once it is sent, those being made now included: the server is
+   * shutting down, and a client must not send another request on a
+   * connection about to close.
+   */
+  drain(): void {
+    this.#draining = true
+    for (const { current } of this.#open.values()) {
+      if (current && !current.headersSent) current.setHeader('connection', 'close')
     }
   }
 
@@ -213,7 +227,9 @@ export class Connections {
     connection.current = res
     this.#idle.delete(socket)
     // Node says `Connection: close` on the last answer but leaves the connection open: this closes it once sent.
-    if (++connection.served >= this.#maxRequests && this.#maxRequests > 0) res.setHeader('connection', 'close')
+    if ((++connection.served >= this.#maxRequests && this.#maxRequests > 0) || this.#draining) {
+      res.setHeader('connection', 'close')
+    }
     const next = () => {
       if (connection.current !== res) return
       connection.current = undefined
