@@ -48,6 +48,7 @@ import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { replayHostileAttack } from './attack/replay-hostile.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
+import { sigtermHeldAttack } from './attack/sigterm-held.ts'
 import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
 import { shareProvisioningAttack } from './attack/share-provisioning.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
@@ -93,6 +94,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   lazyLoadAttack(),
   replayHostileAttack(),
   adminKeyGuessAttack(),
+  sigtermHeldAttack(),
 ]
 
 process.on('exit', killAllSandboxes)
