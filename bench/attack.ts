@@ -48,9 +48,10 @@ import { provisioningStormAttack } from './attack/provisioning-storm.ts'
 import { replayHostileAttack } from './attack/replay-hostile.ts'
 import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
-import { sigtermHeldAttack } from './attack/sigterm-held.ts'
 import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
 import { shareProvisioningAttack } from './attack/share-provisioning.ts'
+import { shareStreamsHeldAttack } from './attack/share-streams-held.ts'
+import { sigtermHeldAttack } from './attack/sigterm-held.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
 import { stateLinkAttack } from './attack/state-link.ts'
 import { storedWorldAttack } from './attack/stored-world.ts'
@@ -95,6 +96,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   replayHostileAttack(),
   adminKeyGuessAttack(),
   sigtermHeldAttack(),
+  shareStreamsHeldAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

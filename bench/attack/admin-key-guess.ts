@@ -60,7 +60,10 @@ export function adminKeyGuessAttack(): Attack {
         { encoding: 'utf8', timeout: 15_000 },
       )
       // Commander's one error line, and its hint of --help.
-      const weakLines = weak.stderr.trim().split('\n').filter((line) => line.startsWith('error:'))
+      const weakLines = weak.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('error:'))
       return {
         checks: [
           {

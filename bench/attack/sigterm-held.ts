@@ -25,7 +25,8 @@ export function sigtermHeldAttack(): Attack {
     name: 'SIGTERM with held requests',
     summary: `a sandbox of its own on a state file, ${held} requests held by "Prefer: delay=20000" from 3 addresses, then SIGTERM, then a restart`,
     rssBudgetMb: 350,
-    budget: 'every held request answered (200, or 503 + Retry-After), none reset; stopped ≤ 3 s; 0 acknowledged creates lost',
+    budget:
+      'every held request answered (200, or 503 + Retry-After), none reset; stopped ≤ 3 s; 0 acknowledged creates lost',
     timeLimitMs: 40_000,
     async run(context) {
       const { folder, remove } = newFolder()

@@ -227,12 +227,14 @@ export function sandboxParts(
     coverage.observe(outcome)
     webhook?.observe(outcome)
   }
+  // One address's share of the held requests and inspector streams. A replica sees one address, its proxy's:
+  // the proxy bounds each client there.
+  const addressShare = options.replica ? 1 : (clientShare ?? defaultClientShare)
   // One set of caps on delayed answers, whichever delay holds them.
   const held = new HeldRequests({
     perTenant: options.maxHeldPerTenant,
     total: options.maxHeld,
-    // A replica sees one address, its proxy's: the proxy bounds each client there.
-    clientShare: options.replica ? 1 : (clientShare ?? defaultClientShare),
+    clientShare: addressShare,
   })
   const simulated = withSimulation(createCore(store, { onOutcome }), {
     store,
@@ -263,6 +265,7 @@ export function sandboxParts(
     faults,
     coverage,
     maxStreamsPerTenant: options.maxStreamsPerTenant,
+    clientShare: addressShare,
   })
   // A tenant this replica stops serving ends its live streams, as admin forgets its journal.
   replica?.onRelease(inspector.release)

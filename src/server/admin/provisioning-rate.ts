@@ -156,4 +156,3 @@ export class ClientBuckets {
     return bucket
   }
 }
-
