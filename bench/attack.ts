@@ -37,6 +37,7 @@ import { heldFloodAttack } from './attack/held-flood.ts'
 import { hostileStateAttack } from './attack/hostile-state.ts'
 import { idleSlotsAttack } from './attack/idle-slots.ts'
 import { journalAttack } from './attack/journal.ts'
+import { journalSecretsAttack } from './attack/journal-secrets.ts'
 import { lazyLoadAttack } from './attack/lazy-load.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
@@ -97,6 +98,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   adminKeyGuessAttack(),
   sigtermHeldAttack(),
   shareStreamsHeldAttack(),
+  journalSecretsAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -172,6 +172,38 @@ describe('starting', () => {
     expect(sandbox.stdout()).not.toContain('psm_acme_read"')
   })
 
+  test('keeps no secret of a query or a body in the journal a public token reads, nor in the request log (issue 44, 7)', async () => {
+    const sandbox = await start(['--log-level', 'info'])
+    const secrets = ['sk_live_query_1', 'at_query_2', 'hunter2-body-3', 'cs_body_4', 'form_pw_5']
+    const listed = await fetch(`${sandbox.base}/plants?limit=1&api_key=${secrets[0]}&access_token=${secrets[1]}`, {
+      headers: bearer('psm_acme_write'),
+    })
+    expect(listed.status).toBe(200)
+    await listed.body?.cancel()
+    const json = { ...bearer('psm_acme_write'), 'content-type': 'application/json' }
+    const bodies = [
+      { headers: json, body: JSON.stringify({ id: 777, name: 'Fern', password: secrets[2] }) },
+      { headers: json, body: JSON.stringify({ id: 778, name: 'Fern', auth: { client_secret: secrets[3] } }) },
+      {
+        headers: { ...bearer('psm_acme_write'), 'content-type': 'application/x-www-form-urlencoded' },
+        body: `name=Fern&password=${secrets[4]}`,
+      },
+    ]
+    for (const init of bodies) await (await fetch(`${sandbox.base}/plants`, { method: 'POST', ...init })).text()
+    const journal = await fetch(`${sandbox.base}/__sandbox/requests`, { headers: bearer('psm_acme_read') }).then(read)
+    expect(journal.status).toBe(200)
+    const { requests } = JSON.parse(journal.text) as { requests: { request: { query: string; body: string } }[] }
+    expect(requests.map(({ request }) => request.query)).toContain('limit=1&api_key=redacted&access_token=redacted')
+    expect(requests.at(-3)?.request.body).toBe('{"id":777,"name":"Fern","password":"redacted"}')
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    for (const secret of secrets) {
+      expect(journal.text).not.toContain(secret)
+      expect(sandbox.stdout()).not.toContain(secret)
+    }
+    expect(sandbox.stdout()).toContain('api_key=redacted&access_token=redacted')
+  })
+
   test('logs a request to the admin API under its full URL, /__sandbox/health', async () => {
     const sandbox = await start(['--log-level', 'info'])
     await (await fetch(`${sandbox.base}/__sandbox/health`)).body?.cancel()
