@@ -60,6 +60,7 @@ import { runToolAttack, type ToolAttack } from './attack/tool-attack.ts'
 import { twoProcessesAttack } from './attack/two-processes.ts'
 import { unreadStreamsAttack } from './attack/unread-streams.ts'
 import { verifyQuotaAttack } from './attack/verify-quota.ts'
+import { webhookFairnessAttack } from './attack/webhook-fairness.ts'
 
 const attacks: readonly (Attack | ToolAttack)[] = [
   journalAttack(1),
@@ -99,6 +100,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   sigtermHeldAttack(),
   shareStreamsHeldAttack(),
   journalSecretsAttack(),
+  webhookFairnessAttack(),
 ]
 
 process.on('exit', killAllSandboxes)
