@@ -53,6 +53,7 @@ import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
 import { shareProvisioningAttack } from './attack/share-provisioning.ts'
 import { shareStreamsHeldAttack } from './attack/share-streams-held.ts'
 import { sigtermHeldAttack } from './attack/sigterm-held.ts'
+import { slowBodiesAttack } from './attack/slow-bodies.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
 import { stateLinkAttack } from './attack/state-link.ts'
 import { storedWorldAttack } from './attack/stored-world.ts'
@@ -101,6 +102,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   shareStreamsHeldAttack(),
   journalSecretsAttack(),
   webhookFairnessAttack(),
+  slowBodiesAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

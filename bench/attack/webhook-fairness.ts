@@ -61,7 +61,7 @@ export function webhookFairnessAttack(): Attack {
           if (made.status !== 201) throw new Error(`provisioning answered ${made.status}`)
           return (JSON.parse(made.text) as Tenant).tokens.write
         }
-        const attackerTokens = [fixtureTokens.acme.write]
+        const attackerTokens: string[] = [fixtureTokens.acme.write]
         for (let i = 0; i < 19; i++) attackerTokens.push(await provision(attacker))
         const victim = await provision(victimAddress)
         const until = performance.now() + runMs

@@ -7,6 +7,7 @@ import { defaultMaxHeld } from '../core/held-requests.ts'
 import { bodyTooLarge } from '../core/http.ts'
 import type { PlantStore, RecordChange } from '../core/store.ts'
 import { contract } from '../generated/contract.ts'
+import { defaultClientShare } from './admin/provisioning-rate.ts'
 import { type ConnectionCounts, Connections, defaultMaxConnections } from './connections/connections.ts'
 import type { Webhook } from './events/webhook.ts'
 import { sendCoreResponse } from './express/adapter.ts'
@@ -137,7 +138,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
   const loadApp = async () => (await import('./express/express-app.ts')).appOf(parts, { ...options, allowedHosts })
   const maxRequestsPerSocket = options.maxRequestsPerSocket ?? serverTimeouts.maxRequestsPerSocket
-  const connections = new Connections({ maxConnections, held: parts.held, maxRequestsPerSocket })
+  const connections = new Connections({
+    maxConnections,
+    held: parts.held,
+    maxRequestsPerSocket,
+    // A replica sees one address, its proxy's: the proxy bounds each client there.
+    clientShare: replica ? 1 : (options.clientShare ?? defaultClientShare),
+  })
   const listener = sandboxListener(parts, options, loadApp)
   const { server, url } = await listen(connections.gate(listener), {
     host: options.host ?? '127.0.0.1',
