@@ -26,6 +26,7 @@ import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { adminGuardAttack } from './attack/admin-guard.ts'
 import { adminKeyAttack } from './attack/admin-key.ts'
+import { adminKeyGuessAttack } from './attack/admin-key-guess.ts'
 import type { Attack } from './attack/attack.ts'
 import { chunkFloodAttack } from './attack/chunk-flood.ts'
 import { conformanceHugeAttack } from './attack/conformance-huge.ts'
@@ -36,6 +37,7 @@ import { heldFloodAttack } from './attack/held-flood.ts'
 import { hostileStateAttack } from './attack/hostile-state.ts'
 import { idleSlotsAttack } from './attack/idle-slots.ts'
 import { journalAttack } from './attack/journal.ts'
+import { journalSecretsAttack } from './attack/journal-secrets.ts'
 import { lazyLoadAttack } from './attack/lazy-load.ts'
 import { listWritesAttack } from './attack/list-writes.ts'
 import { oversizedPipelineAttack } from './attack/oversized-pipeline.ts'
@@ -49,6 +51,9 @@ import { type AttackResult, runAttack } from './attack/run-attack.ts'
 import { killAllSandboxes } from './attack/sandbox-process.ts'
 import { sharePlantBytesAttack } from './attack/share-plant-bytes.ts'
 import { shareProvisioningAttack } from './attack/share-provisioning.ts'
+import { shareStreamsHeldAttack } from './attack/share-streams-held.ts'
+import { sigtermHeldAttack } from './attack/sigterm-held.ts'
+import { slowBodiesAttack } from './attack/slow-bodies.ts'
 import { slowReadersAttack } from './attack/slow-readers.ts'
 import { stateLinkAttack } from './attack/state-link.ts'
 import { storedWorldAttack } from './attack/stored-world.ts'
@@ -56,6 +61,7 @@ import { runToolAttack, type ToolAttack } from './attack/tool-attack.ts'
 import { twoProcessesAttack } from './attack/two-processes.ts'
 import { unreadStreamsAttack } from './attack/unread-streams.ts'
 import { verifyQuotaAttack } from './attack/verify-quota.ts'
+import { webhookFairnessAttack } from './attack/webhook-fairness.ts'
 
 const attacks: readonly (Attack | ToolAttack)[] = [
   journalAttack(1),
@@ -91,6 +97,12 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   shareProvisioningAttack(),
   lazyLoadAttack(),
   replayHostileAttack(),
+  adminKeyGuessAttack(),
+  sigtermHeldAttack(),
+  shareStreamsHeldAttack(),
+  journalSecretsAttack(),
+  webhookFairnessAttack(),
+  slowBodiesAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

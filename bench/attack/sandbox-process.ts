@@ -8,14 +8,20 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import { readyFile } from '../ready-file.ts'
 
+/**
+ * The built bin's folder, as `npm run build:sandbox` writes it; `ATTACK_BIN`
+ * names another (a build of unchanged code beside it, say, for the figures
+ * before a fix: `ATTACK_BIN=dist/sandbox-before node bench/attack.ts --only …`).
+ */
+export const builtBin = process.env.ATTACK_BIN
+  ? `${resolve(process.env.ATTACK_BIN)}/`
+  : new URL('../../dist/sandbox/', import.meta.url).pathname
 /** The built CLI every attacked sandbox runs. */
-export const cli = new URL('../../dist/sandbox/cli.js', import.meta.url).pathname
-/** The built bin's folder, as `npm run build:sandbox` writes it. */
-export const builtBin = new URL('../../dist/sandbox/', import.meta.url).pathname
+export const cli = `${builtBin}cli.js`
 const probe = new URL('./heap-probe.mjs', import.meta.url).href
 const running = new Set<ChildProcess>()
 const folders = new Set<string>()

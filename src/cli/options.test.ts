@@ -36,7 +36,10 @@ describe('quickServeFlags', () => {
     [['--port=0', '--seed=-7', '--plants', '2'], {}],
     [['--allowed-host', 'a.test,b.test', '--allowed-host', 'c.test'], {}],
     [['--cors-origins', 'http://localhost:5173', '--log-level', 'warn', '--request-log', 'silent'], {}],
-    [['--admin-key', 'k', '--delay', '100-500', '--journal-bytes', '1MiB', '--max-held', '3'], {}],
+    [
+      ['--admin-key', 'an-admin-key-of-24-chars', '--delay', '100-500', '--journal-bytes', '1MiB', '--max-held', '3'],
+      {},
+    ],
     [['--fixtures', 'fixtures/example-tenants.json', '--quota', '9'], {}],
     [['--state-file', join(tmpdir(), 'state.json'), '--ready-file', join(tmpdir(), 'ready.json')], {}],
     [['--cluster-secret', 'a-secret-of-16-chars', '--redis-url', 'redis://127.0.0.1:6379'], {}],

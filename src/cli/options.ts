@@ -6,6 +6,7 @@
 import { defaultPlantsPerTenant, defaultSeed } from '../../fixtures/world.ts'
 import { largestMaxTenants, largestQuota } from '../core/limits.ts'
 import {
+  adminKey,
   byteSize,
   delay,
   fileInWritableFolder,
@@ -98,7 +99,9 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   },
   {
     flags: '--admin-key <key>',
-    description: 'require this key in X-Admin-Key to create tenants; the fixture world becomes read-only',
+    description:
+      'require this key (at least 16 characters) in X-Admin-Key to create tenants; the fixture world becomes read-only; wrong keys: 429 past 10 from an address',
+    parse: adminKey,
   },
   {
     flags: '--max-tenants <count>',

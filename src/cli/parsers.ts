@@ -170,6 +170,9 @@ export function fileInWritableFolder(value: string): string {
  */
 export const redisUrl = urlWith(['redis:', 'rediss:'], 'must be a Redis URL such as redis://127.0.0.1:6379.')
 
+/** The shortest secret a flag takes (`--cluster-secret`, `--admin-key`): a guess must be hopeless. */
+export const minSecretLength = 16
+
 /**
  * A shared secret of at least 16 characters.
  *
@@ -177,7 +180,23 @@ export const redisUrl = urlWith(['redis:', 'rediss:'], 'must be a Redis URL such
  * secret('a-secret-every-replica-shares')
  */
 export function secret(value: string): string {
-  if (value.length < 16) throw new InvalidFlagValue('must be at least 16 characters long.')
+  if (value.length < minSecretLength) throw new InvalidFlagValue(`must be at least ${minSecretLength} characters long.`)
+  return value
+}
+
+/**
+ * An admin key: a {@link secret} of at least 16 characters (`a` would be
+ * guessed at once, issue 44), or empty for none.
+ *
+ * @example
+ * adminKey('') // '' (no admin key)
+ * adminKey('an-admin-key-of-24-chars') // taken
+ */
+export function adminKey(value: string): string {
+  if (value === '') return value
+  if (value.length < minSecretLength) {
+    throw new InvalidFlagValue(`must be at least ${minSecretLength} characters long (or empty for none).`)
+  }
   return value
 }
 

@@ -1,12 +1,12 @@
 import { matchRequestUrl } from 'msw'
 import type { SetupServer } from 'msw/node'
 import { templatePattern } from '../core/path-template.ts'
+import { redactedBodyText, redactedHeader, redactedJson, redactedSearch, redactedToken } from '../core/redaction.ts'
 import type { PlantStore } from '../core/store.ts'
 import { contract } from '../generated/contract.ts'
 import { storeBehind } from '../msw/handlers.ts'
 import { plantStoreContract } from './contract-checker.ts'
 import { bearerPattern, type PactMatchingRules, requestRules, responseRules } from './pact-matching.ts'
-import { redactedBodyText, redactedHeader, redactedJson, redactedSearch, redactedToken } from './redaction.ts'
 
 /** A provider state as a V4 pact names it. */
 export interface RecordedProviderState {

@@ -7,6 +7,7 @@
 import type { OperationId, Outcome } from './core.ts'
 import { type CoreRequest, type CoreResponse, requestIdSyntax } from './http.ts'
 import type { JournalFilter } from './journal-query.ts'
+import { redactedBody, redactedQuery } from './redaction.ts'
 import { pathMatches } from './request-pattern.ts'
 
 /** One journaled exchange: what a tenant asked and what it was answered. */
@@ -20,10 +21,14 @@ export interface JournalEntry {
   readonly request: {
     readonly method: string
     readonly path: string
+    /** The query as sent, the values of secret-looking parameters (`api_key`, `access_token`…) redacted. */
     readonly query: string
     /** The headers that matter to the contract; `authorization` is redacted. */
     readonly headers: Readonly<Record<string, string>>
-    /** The body as text (cut to the journal's limit), or `null` when none was read. */
+    /**
+     * The body as text (cut to the journal's limit), or `null` when none was read; secret-looking fields
+     * (`password`, `client_secret`…) redacted.
+     */
     readonly body: string | null
   }
   /**
@@ -262,9 +267,14 @@ export class RequestJournal {
       request: {
         method: request.method,
         path: request.path,
-        query: request.query,
+        // Secrets sent in the query or the body (`?api_key=`, `"password"`) are redacted as a pact's are: the
+        // journal is read with a tenant's tokens, the fixture world's are public (issue 44, 7).
+        query: redactedQuery(request.query),
         headers,
-        body: requestBody === undefined ? null : this.#bodyText(requestBody),
+        body:
+          requestBody === undefined
+            ? null
+            : redactedBody(this.#bodyText(requestBody), request.header('content-type') ?? ''),
       },
       response: this.#answer(response),
     }

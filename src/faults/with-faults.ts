@@ -52,7 +52,9 @@ export function withFaults(handle: PlantStoreHandler, options: WithFaultsOptions
       }
       if (rule.delayMs === undefined) return respond()
       // Held within the caps; past them the 429 is made up (and counted) like any other answer of a rule.
-      return held.hold(principal.tenantId, rule.delayMs).then((refused) => (refused ? madeUp(refused) : respond()))
+      return held
+        .hold(principal.tenantId, rule.delayMs, request.client)
+        .then((refused) => (refused ? madeUp(refused) : respond()))
     }
     // Written through rules count a firing only once it is durable: a rule with `times` never fires twice for one use.
     return faults.persisted

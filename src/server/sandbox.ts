@@ -86,7 +86,11 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
    * `Retry-After` at once (default 100).
    */
   maxHeldPerTenant?: number
-  /** Requests held at once by a delay in all tenants; more are answered 429 (default 500). */
+  /**
+   * Requests held at once by a delay in all tenants; more are answered 429
+   * (default 500). One client address may hold its `clientShare` of them (at
+   * least `maxHeldPerTenant`).
+   */
   maxHeld?: number
   /** Posts each created plant to a URL. */
   webhook?: Webhook
@@ -223,8 +227,15 @@ export function sandboxParts(
     coverage.observe(outcome)
     webhook?.observe(outcome)
   }
+  // One address's share of the held requests and inspector streams. A replica sees one address, its proxy's:
+  // the proxy bounds each client there.
+  const addressShare = options.replica ? 1 : (clientShare ?? defaultClientShare)
   // One set of caps on delayed answers, whichever delay holds them.
-  const held = new HeldRequests({ perTenant: options.maxHeldPerTenant, total: options.maxHeld })
+  const held = new HeldRequests({
+    perTenant: options.maxHeldPerTenant,
+    total: options.maxHeld,
+    clientShare: addressShare,
+  })
   const simulated = withSimulation(createCore(store, { onOutcome }), {
     store,
     held,
@@ -254,6 +265,7 @@ export function sandboxParts(
     faults,
     coverage,
     maxStreamsPerTenant: options.maxStreamsPerTenant,
+    clientShare: addressShare,
   })
   // A tenant this replica stops serving ends its live streams, as admin forgets its journal.
   replica?.onRelease(inspector.release)

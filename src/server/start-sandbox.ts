@@ -7,6 +7,7 @@ import { defaultMaxHeld } from '../core/held-requests.ts'
 import { bodyTooLarge } from '../core/http.ts'
 import type { PlantStore, RecordChange } from '../core/store.ts'
 import { contract } from '../generated/contract.ts'
+import { defaultClientShare } from './admin/provisioning-rate.ts'
 import { type ConnectionCounts, Connections, defaultMaxConnections } from './connections/connections.ts'
 import type { Webhook } from './events/webhook.ts'
 import { sendCoreResponse } from './express/adapter.ts'
@@ -59,8 +60,10 @@ export interface RunningSandbox {
   /** Its connections now: open, idle, requests waiting for their turn, and those cut to keep the bounds. */
   connections(): ConnectionCounts
   /**
-   * Stops accepting connections, lets in-flight requests finish (cutting
-   * them after the shutdown timeout), waits briefly for webhook deliveries,
+   * Stops accepting connections, answers every request held by a delay at
+   * once (its real answer, as if the delay were over), lets in-flight
+   * requests finish (cutting them after the shutdown timeout), each answer
+   * closing its connection, waits briefly for webhook deliveries,
    * then compacts and closes the state file if one is configured.
    */
   close(): Promise<void>
@@ -135,7 +138,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1']
   const loadApp = async () => (await import('./express/express-app.ts')).appOf(parts, { ...options, allowedHosts })
   const maxRequestsPerSocket = options.maxRequestsPerSocket ?? serverTimeouts.maxRequestsPerSocket
-  const connections = new Connections({ maxConnections, held: parts.held, maxRequestsPerSocket })
+  const connections = new Connections({
+    maxConnections,
+    held: parts.held,
+    maxRequestsPerSocket,
+    // A replica sees one address, its proxy's: the proxy bounds each client there.
+    clientShare: replica ? 1 : (options.clientShare ?? defaultClientShare),
+  })
   const listener = sandboxListener(parts, options, loadApp)
   const { server, url } = await listen(connections.gate(listener), {
     host: options.host ?? '127.0.0.1',
@@ -158,6 +167,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
 
   const close = () => {
     closing ??= (async () => {
+      // Every answer from now on closes its connection, and every held request is answered now (issue 44, 5).
+      connections.drain()
+      parts.held.answerAll()
       await stopListening(server, options.shutdownTimeoutMs ?? 10_000)
       await options.webhook?.drain(2_000)
       await replica?.close()

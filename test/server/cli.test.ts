@@ -172,6 +172,38 @@ describe('starting', () => {
     expect(sandbox.stdout()).not.toContain('psm_acme_read"')
   })
 
+  test('keeps no secret of a query or a body in the journal a public token reads, nor in the request log (issue 44, 7)', async () => {
+    const sandbox = await start(['--log-level', 'info'])
+    const secrets = ['sk_live_query_1', 'at_query_2', 'hunter2-body-3', 'cs_body_4', 'form_pw_5']
+    const listed = await fetch(`${sandbox.base}/plants?limit=1&api_key=${secrets[0]}&access_token=${secrets[1]}`, {
+      headers: bearer('psm_acme_write'),
+    })
+    expect(listed.status).toBe(200)
+    await listed.body?.cancel()
+    const json = { ...bearer('psm_acme_write'), 'content-type': 'application/json' }
+    const bodies = [
+      { headers: json, body: JSON.stringify({ id: 777, name: 'Fern', password: secrets[2] }) },
+      { headers: json, body: JSON.stringify({ id: 778, name: 'Fern', auth: { client_secret: secrets[3] } }) },
+      {
+        headers: { ...bearer('psm_acme_write'), 'content-type': 'application/x-www-form-urlencoded' },
+        body: `name=Fern&password=${secrets[4]}`,
+      },
+    ]
+    for (const init of bodies) await (await fetch(`${sandbox.base}/plants`, { method: 'POST', ...init })).text()
+    const journal = await fetch(`${sandbox.base}/__sandbox/requests`, { headers: bearer('psm_acme_read') }).then(read)
+    expect(journal.status).toBe(200)
+    const { requests } = JSON.parse(journal.text) as { requests: { request: { query: string; body: string } }[] }
+    expect(requests.map(({ request }) => request.query)).toContain('limit=1&api_key=redacted&access_token=redacted')
+    expect(requests.at(-3)?.request.body).toBe('{"id":777,"name":"Fern","password":"redacted"}')
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    for (const secret of secrets) {
+      expect(journal.text).not.toContain(secret)
+      expect(sandbox.stdout()).not.toContain(secret)
+    }
+    expect(sandbox.stdout()).toContain('api_key=redacted&access_token=redacted')
+  })
+
   test('logs a request to the admin API under its full URL, /__sandbox/health', async () => {
     const sandbox = await start(['--log-level', 'info'])
     await (await fetch(`${sandbox.base}/__sandbox/health`)).body?.cancel()
@@ -308,6 +340,8 @@ describe('flags', () => {
     [['--request-log', 'loud'], {}, 'request-log'],
     [['no-such-command'], {}, 'no-such-command'],
     [['--cluster-secret', 'too short'], {}, 'cluster-secret'],
+    [['--admin-key', 'a'], {}, 'admin-key'],
+    [[], { PLANT_STORE_ADMIN_KEY: 'short-key' }, 'PLANT_STORE_ADMIN_KEY'],
     [['--redis-url', 'http://127.0.0.1:6379'], {}, 'redis-url'],
     [['--redis-url', 'redis://127.0.0.1:6379'], {}, '--redis-url needs --cluster-secret'],
     [['--tenant-idle-seconds', '0'], {}, 'tenant-idle-seconds'],
@@ -410,6 +444,39 @@ describe('--state-file', () => {
     const provisioned = await fetch(`${second.base}/plants`, { headers: bearer(tenant.tokens.read) })
     expect(provisioned.status).toBe(200)
     await provisioned.body?.cancel()
+    second.child.kill('SIGTERM')
+    expect(await second.exit).toBe(0)
+  })
+
+  test('on SIGTERM answers every request held by a delay at once, resets none, and keeps every acknowledged create (issue 44, 5)', async () => {
+    const file = join(directory, 'held-state.json')
+    const first = await start(['--state-file', file])
+    // Held 20 s, twice the shutdown timeout: only an answer at once is an answer at all.
+    const held = { ...bearer('psm_acme_write'), prefer: 'delay=20000' }
+    const reads = Array.from({ length: 60 }, () =>
+      fetch(`${first.base}/plants?limit=1`, { headers: held }).then(read, (error: Error) => error),
+    )
+    const creates = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${first.base}/plants`, {
+        method: 'POST',
+        headers: { ...held, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 9000 + i, name: `Held ${i}` }),
+      }).then(read, (error: Error) => error),
+    )
+    // Long enough for all 80 to reach the sandbox and be held.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    first.child.kill('SIGTERM')
+    const answers = await Promise.all([...reads, ...creates])
+    expect(answers.filter((answer) => answer instanceof Error)).toEqual([])
+    expect(answers.map((answer) => (answer as { status: number }).status)).toEqual(Array(80).fill(200))
+    expect(await first.exit).toBe(0)
+
+    const second = await start(['--state-file', file])
+    const acme = (await fetch(`${second.base}/plants`, { headers: bearer('psm_acme_read') }).then((r) =>
+      r.json(),
+    )) as Array<{ name: string }>
+    const kept = acme.map(({ name }) => name).filter((name) => name.startsWith('Held '))
+    expect(kept.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `Held ${i}`).sort())
     second.child.kill('SIGTERM')
     expect(await second.exit).toBe(0)
   })

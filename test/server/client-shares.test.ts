@@ -219,3 +219,39 @@ describe('--client-share', () => {
     }
   })
 })
+
+describe('inspector streams and held requests of one address (issue 44, 7)', () => {
+  // 5 of the sandbox's 100 streams for one address (its 4 of a tenant, and one more).
+  const sandbox = useSandbox({ clientShare: 0.05 })
+
+  /** Opens `GET /__sandbox/events` from a loopback address of its own: its status, and the request to end it. */
+  const streamFrom = (localAddress: string, token: string) =>
+    new Promise<{ status: number; text: Promise<string>; end: () => void }>((resolve, reject) => {
+      const req = request(`${sandbox.base}/__sandbox/events`, { headers: bearer(token), localAddress }, (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk
+        })
+        const ended = new Promise<string>((done) => res.on('end', () => done(text)).on('error', () => done(text)))
+        resolve({ status: res.statusCode ?? 0, text: ended, end: () => req.destroy() })
+      })
+      req.on('error', reject)
+      req.end()
+    })
+
+  test('an address holds at most its share of the inspector streams, over all its tenants; another address still opens one', async () => {
+    const { acme, globex, initech } = fixtureTokens
+    const opened = await Promise.all([acme, acme, acme, acme, globex].map(({ read }) => streamFrom('127.0.0.2', read)))
+    try {
+      expect(opened.map(({ status }) => status)).toEqual([200, 200, 200, 200, 200])
+      const refused = await streamFrom('127.0.0.2', globex.read)
+      expect(refused.status).toBe(429)
+      expect(JSON.parse(await refused.text).message).toContain('5 from one address')
+      const other = await streamFrom('127.0.0.3', initech.read)
+      opened.push(other)
+      expect(other.status).toBe(200)
+    } finally {
+      for (const stream of opened) stream.end()
+    }
+  })
+})

@@ -6,6 +6,7 @@
  * also caps its connections, so held requests cannot take its descriptors.
  * The msw handlers hold a fault rule's delay within the same caps.
  */
+import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
@@ -24,6 +25,8 @@ beforeAll(async () => {
     port: 0,
     maxHeldPerTenant: 3,
     maxHeld: 5,
+    // The tests send from one address: its share is the whole here (the shares: 'one address's share' below).
+    clientShare: 1,
   })
 })
 afterAll(() => sandbox.close())
@@ -100,6 +103,54 @@ describe('held requests in the sandbox', () => {
       (r) => r.json(),
     )
     expect(journal.count).toBe(1)
+  })
+})
+
+describe("one address's share (issue 44, 7)", () => {
+  /** A held `GET /plants` of this token from this loopback address (another client, as the sandbox sees it). */
+  const heldFrom = (base: string, localAddress: string, token: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      const sent = httpRequest(
+        `${base}/plants?limit=1`,
+        { headers: { ...bearer(token), prefer: 'delay=1500' }, localAddress },
+        (response) => {
+          let text = ''
+          response.setEncoding('utf8').on('data', (chunk: string) => {
+            text += chunk
+          })
+          response.on('end', () => {
+            const headers = new Headers()
+            for (const [name, value] of Object.entries(response.headers)) headers.set(name, String(value))
+            resolve({ status: response.statusCode ?? 0, headers, text })
+          })
+        },
+      )
+      sent.on('error', reject)
+      sent.end()
+    })
+
+  test('an address holds at most its share of the total, over all its tenants; another address is still held', async () => {
+    // 2 per tenant, 8 in all, a half for one address: 4.
+    const shared = await startSandbox({
+      store: createPlantStore(),
+      host: '127.0.0.1',
+      port: 0,
+      maxHeldPerTenant: 2,
+      maxHeld: 8,
+      clientShare: 0.5,
+    })
+    try {
+      const { acme, globex, initech } = fixtureTokens
+      const first = [acme, acme, globex, globex].map(({ read }) => heldFrom(shared.url, '127.0.0.2', read))
+      await settle()
+      const refused = await heldFrom(shared.url, '127.0.0.2', initech.read)
+      expectTooMany(refused, anyAnswered(first))
+      expect(JSON.parse(refused.text).message).toContain('This address')
+      const other = heldFrom(shared.url, '127.0.0.3', initech.read)
+      for (const answer of await Promise.all([...first, other])) expect(answer.status).toBe(200)
+    } finally {
+      await shared.close()
+    }
   })
 })
 

@@ -14,10 +14,15 @@ import { useSandbox } from './sandbox-fixture.ts'
 import { bearer, listen } from './support.ts'
 
 /** Provisions from a loopback address of its own (127.0.0.x), and deletes the tenant again when one was made. */
-function provisionFrom(base: string, localAddress: string): Promise<{ status: number; retryAfter?: string }> {
+function provisionFrom(
+  base: string,
+  localAddress: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; retryAfter?: string }> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method: 'POST', path: '/__sandbox/tenants', localAddress }, (res) => {
+    const options = { host: hostname, port, method: 'POST', path: '/__sandbox/tenants', localAddress, headers }
+    const req = request(options, (res) => {
       let text = ''
       res.on('data', (chunk: Buffer) => {
         text += chunk.toString()
@@ -90,6 +95,30 @@ describe('under an admin key', () => {
     } finally {
       await keyed.close()
     }
+  })
+})
+
+describe('wrong admin keys (issue 44, 7)', () => {
+  const key = 'sesame-1234-5678-90'
+  const sandbox = useSandbox({ adminKey: key })
+
+  test('past 10 from an address, every attempt of it is 429 with Retry-After, the right key too; another address is not held', async () => {
+    for (let i = 0; i < 10; i++) {
+      const wrong = await provisionFrom(sandbox.base, '127.0.0.5', { 'x-admin-key': `guess-${i}` })
+      expect(wrong.status).toBe(401)
+    }
+    expect(await provisionFrom(sandbox.base, '127.0.0.5', { 'x-admin-key': 'guess-10' })).toEqual({
+      status: 429,
+      retryAfter: '1',
+    })
+    const refused = await read(
+      await fetch(`${sandbox.base}/__sandbox/tenants`, { method: 'POST', headers: { 'x-admin-key': 'x' } }),
+    )
+    expect(refused.status).toBe(401) // 127.0.0.1 has attempts of its own
+    expect((await provisionFrom(sandbox.base, '127.0.0.5', { 'x-admin-key': key })).status).toBe(429)
+    expect((await provisionFrom(sandbox.base, '127.0.0.6', { 'x-admin-key': key })).status).toBe(201)
+    sandbox.advance(1000) // one attempt more a second
+    expect((await provisionFrom(sandbox.base, '127.0.0.5', { 'x-admin-key': key })).status).toBe(201)
   })
 })
 

@@ -112,7 +112,7 @@ test('gives up on a receiver that does not answer within the timeout', async () 
   expect(hook.deliveries).toHaveLength(2)
 })
 
-test('bounds the deliveries waiting: drops the oldest, a busy tenant’s own first, and counts them', async () => {
+test('bounds the deliveries waiting: drops a busy tenant’s oldest first, and counts them; delivers in turns per tenant', async () => {
   let open = () => {}
   const gate = new Promise<void>((resolve) => {
     open = resolve
@@ -148,9 +148,10 @@ test('bounds the deliveries waiting: drops the oldest, a busy tenant’s own fir
   await createAs('globex', 2001)
   await createAs('globex', 2002)
   await createAs('initech', 3001)
-  // One in flight (1001), five waiting: Acme's oldest dropped down to 3, then the oldest of all (1008).
+  // One in flight (1001), five waiting: Acme's oldest dropped down to 3, then the oldest of the tenant with most (1008).
   expect([webhook.pending, webhook.dropped]).toEqual([6, 7])
   open()
   await until(() => webhook.pending === 0)
-  expect(delivered).toEqual([1001, 1009, 1010, 2001, 2002, 3001])
+  // In turns: Acme, Globex, Initech, then Acme and Globex again (issue 44, 6).
+  expect(delivered).toEqual([1001, 1009, 2001, 3001, 1010, 2002])
 })

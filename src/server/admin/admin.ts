@@ -157,7 +157,7 @@ export function createAdmin(options: AdminOptions): PlantStoreHandler {
   /** Provisioning, one request after another: room is made and taken in one step. */
   const serially = keyedQueue()
   const plantsPerTenant = options.plantsPerTenant ?? 5
-  const requireKey = options.adminKey === undefined ? undefined : adminKeyCheck(options.adminKey)
+  const requireKey = options.adminKey === undefined ? undefined : adminKeyCheck(options.adminKey, () => store.now())
   // Anonymous provisioning only: under an admin key every provisioning is the key holder's, trusted as the operator.
   const share = options.clientShare ?? defaultClientShare
   if (!(share > 0 && share <= 1)) throw new RangeError(`clientShare must be above 0 and at most 1, not ${share}.`)

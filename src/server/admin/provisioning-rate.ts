@@ -1,5 +1,7 @@
 import { PlantStoreError } from '../../core/errors.ts'
 
+export { clientOf } from '../../core/client-address.ts'
+
 /**
  * The share of the sandbox-wide budgets one client may take, by default: a
  * quarter of the plant bytes, of the provisioned tenants and of the
@@ -35,7 +37,7 @@ export interface ProvisioningRateOptions {
 }
 
 /** A token bucket: `rate` tokens a second, at most `capacity`, refilled on read. */
-class TokenBucket {
+export class TokenBucket {
   readonly rate: number
   readonly capacity: number
   #tokens: number
@@ -77,18 +79,16 @@ class TokenBucket {
  * rate.take('127.0.0.1') // throws `too_many_requests` past the rate
  */
 export class ProvisioningRate {
-  readonly #perClient: number
-  readonly #clientBurst: number
+  readonly #clients: ClientBuckets
   readonly #all: TokenBucket
-  readonly #clients = new Map<string, TokenBucket>()
   readonly #now: () => number
 
   constructor(options: ProvisioningRateOptions) {
     const total = options.total ?? defaultProvisionRateTotal
     const share = options.share ?? 1
     const minBurst = options.minBurst ?? 100
-    this.#perClient = options.perClient ?? Math.max(1, Math.floor(total * share))
-    this.#clientBurst = Math.max(10 * this.#perClient, Math.ceil(minBurst * share))
+    const perClient = options.perClient ?? Math.max(1, Math.floor(total * share))
+    this.#clients = new ClientBuckets(perClient, Math.max(10 * perClient, Math.ceil(minBurst * share)), options.now)
     this.#now = options.now
     this.#all = new TokenBucket(total, Math.max(10 * total, minBurst), options.now())
   }
@@ -96,7 +96,7 @@ export class ProvisioningRate {
   /** Takes one provisioning for this client (see {@link clientOf}); throws `too_many_requests` (429, `Retry-After`) past the rate. */
   take(client = ''): void {
     const now = this.#now()
-    const bucket = this.#clients.get(client) ?? this.#remember(client, now)
+    const bucket = this.#clients.of(client)
     for (const [limit, which] of [
       [bucket, 'from this address'],
       [this.#all, 'in all'],
@@ -112,44 +112,47 @@ export class ProvisioningRate {
     bucket.take()
     this.#all.take()
   }
-
-  #remember(client: string, now: number): TokenBucket {
-    if (this.#clients.size >= maxClients) {
-      // A full bucket is the same as none.
-      for (const [address, bucket] of this.#clients)
-        if (bucket.tokens(now) >= bucket.capacity) this.#clients.delete(address)
-      for (const address of this.#clients.keys()) {
-        if (this.#clients.size < maxClients) break
-        this.#clients.delete(address)
-      }
-    }
-    const bucket = new TokenBucket(this.#perClient, this.#clientBurst, now)
-    this.#clients.set(client, bucket)
-    return bucket
-  }
 }
 
 /**
- * The client a network address counts as, for its shares of the sandbox's
- * budgets: an IPv4 address (also when mapped into IPv6) is one client; an
- * IPv6 address counts by its /64, the network one host is given, since a
- * host can take any address in it.
+ * A {@link TokenBucket} per client (see {@link clientOf}), each of the same
+ * rate and capacity, made full on first use. Memory is bounded: at most
+ * 10,000 buckets are remembered; beyond, full ones (the same as none), then
+ * the oldest, are forgotten.
  *
  * @example
- * clientOf('::ffff:127.0.0.2') // 'address 127.0.0.2'
- * clientOf('2001:db8:0:1::5')  // 'network 2001:db8:0:1::/64'
+ * const failures = new ClientBuckets(1, 10, Date.now)
+ * failures.of(clientOf(request.client)).tokens(Date.now()) // 10 at first
  */
-export function clientOf(address: string | undefined): string {
-  if (!address) return 'address unknown'
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return `address ${mapped[1]}`
-  if (!address.includes(':')) return `address ${address}`
-  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::')
-  const heads = head === '' ? [] : head.split(':')
-  const tails = tail === undefined || tail === '' ? [] : tail.split(':')
-  const groups = [...heads, ...Array<string>(Math.max(0, 8 - heads.length - tails.length)).fill('0'), ...tails]
-  return `network ${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`
+export class ClientBuckets {
+  readonly #rate: number
+  readonly #capacity: number
+  readonly #now: () => number
+  readonly #buckets = new Map<string, TokenBucket>()
+
+  constructor(rate: number, capacity: number, now: () => number) {
+    this.#rate = rate
+    this.#capacity = capacity
+    this.#now = now
+  }
+
+  /** This client's bucket. */
+  of(client: string): TokenBucket {
+    return this.#buckets.get(client) ?? this.#remember(client)
+  }
+
+  #remember(client: string): TokenBucket {
+    const now = this.#now()
+    if (this.#buckets.size >= maxClients) {
+      for (const [address, bucket] of this.#buckets)
+        if (bucket.tokens(now) >= bucket.capacity) this.#buckets.delete(address)
+      for (const address of this.#buckets.keys()) {
+        if (this.#buckets.size < maxClients) break
+        this.#buckets.delete(address)
+      }
+    }
+    const bucket = new TokenBucket(this.#rate, this.#capacity, now)
+    this.#buckets.set(client, bucket)
+    return bucket
+  }
 }

@@ -1,7 +1,9 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { clientOf } from '../../core/client-address.ts'
+import { errorResponse } from '../../core/errors.ts'
 import type { HeldRequests } from '../../core/held-requests.ts'
-import { gatherBody } from '../express/adapter.ts'
+import { gatherBody, sendCoreResponse } from '../express/adapter.ts'
 
 // Through getBuiltinModule, not an `import`: the ESM face of node:fs reads every export, which loads fs/promises,
 // readline and more at start.
@@ -45,8 +47,36 @@ export function defaultMaxConnections(): number {
   return Math.max(64, (openFilesLimit() ?? assumedOpenFiles) - reservedDescriptors)
 }
 
+/** How slow request bodies are bounded (issue 44, 1). */
+export const slowBodies = {
+  /**
+   * Time a request's body may take to arrive whole once its headers are in;
+   * past it the request is answered 408 with an Error body and its
+   * connection closed (the contract's largest body, 64 KiB, is 6.4 KB a second).
+   */
+  bodyTimeoutMs: 10_000,
+  /** A body arriving this long is slow: its connection may be cut to make room, after the idle ones. */
+  slowAfterMs: 1000,
+  /** How often bodies are checked against {@link bodyTimeoutMs}. */
+  sweepMs: 1000,
+  /** The fewest connections one client address may hold (when the sandbox has as many), whatever its share. */
+  minPerClient: 64,
+} as const
+
+/** A request whose body is still arriving. */
+interface Receiving {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  /** When its headers were in (`performance.now()`). */
+  readonly since: number
+}
+
 /** The state of one connection the sandbox serves. */
 interface Connection {
+  /** The client address it comes from (see `clientOf`). */
+  readonly client: string
+  /** Since when it has had no request being answered (`performance.now()`), while it has none. */
+  idleSince: number
   /** The answer being made or sent for its request now: the next one waits until it is sent whole. */
   current: ServerResponse | undefined
   /** Requests handed to the app so far. */
@@ -70,6 +100,11 @@ export interface ConnectionsOptions {
    * have says `Connection: close` and the connection closes once it is sent (0: no limit).
    */
   readonly maxRequestsPerSocket: number
+  /**
+   * The share (above 0, at most 1) of `maxConnections` one client address
+   * may hold open (at least {@link slowBodies.minPerClient}); default 1.
+   */
+  readonly clientShare?: number | undefined
 }
 
 /** What {@link Connections} counts, for the operator and the tests. */
@@ -82,8 +117,14 @@ export interface ConnectionCounts {
   readonly waiting: number
   /** Connections cut because they pipelined past their share of waiting requests (or the total's). */
   readonly cutPipelining: number
-  /** Idle connections cut to make room as the open ones came near `maxConnections`. */
+  /** Idle connections cut to make room as the open ones came near `maxConnections` (or their address's share). */
   readonly cutIdle: number
+  /** Connections with a slow body (arriving over a second) cut to make room, idle ones being none. */
+  readonly cutSlowBody: number
+  /** Requests whose body did not arrive within {@link slowBodies.bodyTimeoutMs}: answered 408, connection closed. */
+  readonly bodyTimedOut: number
+  /** New connections closed at once: their address held its share, none of them idle or slow. */
+  readonly refusedOverShare: number
 }
 
 /**
@@ -104,6 +145,16 @@ export interface ConnectionCounts {
  *   between two), so that connections that send nothing can never take
  *   every slot from fresh clients.
  *
+ * - **Slow bodies have a deadline, and go as idle ones do.** A request's
+ *   body must arrive whole within {@link slowBodies.bodyTimeoutMs} of its
+ *   headers (else 408 and the connection closed); as the slots run low, a
+ *   new connection cuts the one idle the longest or with a body arriving
+ *   the longest (over a second), whichever began first, so that bodies sent
+ *   a byte at a time cannot take every slot either (issue 44, 1).
+ * - **A share per address.** One client address holds at most its
+ *   `clientShare` of `maxConnections`: at its share, its new connection cuts
+ *   its own idle (then slow-body) connection the longest, or is closed.
+ *
  * @example
  * const connections = new Connections({ maxConnections: 896, held })
  * const server = createServer(connections.gate(listener))
@@ -113,18 +164,31 @@ export class Connections {
   readonly #open = new Map<Socket, Connection>()
   /** Connections with no request being answered, idle the longest first. */
   readonly #idle = new Set<Socket>()
+  /** Connections whose request's body is still arriving, the longest first. */
+  readonly #receiving = new Map<Socket, Receiving>()
+  /** Connections open per client address. */
+  readonly #perClient = new Map<string, number>()
+  readonly #maxPerClient: number
   readonly #held: HeldRequests
   readonly #maxRequests: number
   /** Beyond this many open connections, a new one cuts the oldest idle one. */
   readonly #roomAbove: number
   #waiting = 0
+  #draining = false
   #cutPipelining = 0
   #cutIdle = 0
+  #cutSlowBody = 0
+  #bodyTimedOut = 0
+  #refusedOverShare = 0
 
-  constructor({ maxConnections, held, maxRequestsPerSocket }: ConnectionsOptions) {
+  constructor({ maxConnections, held, maxRequestsPerSocket, clientShare = 1 }: ConnectionsOptions) {
     this.#held = held
     this.#maxRequests = maxRequestsPerSocket
     this.#roomAbove = maxConnections - Math.max(1, Math.floor(maxConnections / 32))
+    this.#maxPerClient = Math.max(
+      Math.ceil(maxConnections * clientShare),
+      Math.min(maxConnections, slowBodies.minPerClient),
+    )
   }
 
   /** What is open, idle and waiting now, and what was cut. */
@@ -135,23 +199,95 @@ export class Connections {
       waiting: this.#waiting,
       cutPipelining: this.#cutPipelining,
       cutIdle: this.#cutIdle,
+      cutSlowBody: this.#cutSlowBody,
+      bodyTimedOut: this.#bodyTimedOut,
+      refusedOverShare: this.#refusedOverShare,
     }
   }
 
-  /** Follows the server's connections from their start (to know the idle ones and make room). */
+  /**
+   * From now on every answer says `Connection: close` and its connection
+   * closes once it is sent, those being made now included: the server is
+   * shutting down, and a client must not send another request on a
+   * connection about to close.
+   */
+  drain(): void {
+    this.#draining = true
+    for (const { current } of this.#open.values()) {
+      if (current && !current.headersSent) current.setHeader('connection', 'close')
+    }
+  }
+
+  /** Follows the server's connections from their start (to know the idle and slow ones and make room). */
   watch(server: Server): void {
     // A request past the connection's last one (Node answers it a bare 503): the connection goes.
     server.on('dropRequest', (_req: IncomingMessage, socket: Socket) => socket.destroy())
     server.on('connection', (socket: Socket) => {
-      this.#connection(socket)
-      if (this.#open.size <= this.#roomAbove) return
-      for (const idle of this.#idle) {
-        if (idle === socket) continue
-        this.#cutIdle++
-        idle.destroy()
-        break
+      const { client } = this.#connection(socket)
+      if ((this.#perClient.get(client) ?? 0) > this.#maxPerClient && !this.#cutOne(socket, client)) {
+        this.#refusedOverShare++
+        socket.destroy()
+        return
       }
+      if (this.#open.size > this.#roomAbove) this.#cutOne(socket)
     })
+    const sweep = setInterval(() => this.#sweepBodies(), slowBodies.sweepMs)
+    sweep.unref()
+    server.once('close', () => clearInterval(sweep))
+  }
+
+  /**
+   * Cuts the connection that has given the sandbox nothing to do the
+   * longest: idle the longest, or with a body arriving the longest (past
+   * {@link slowBodies.slowAfterMs}), whichever began first; of one client
+   * address only, when given. Never `except` (the new connection). Whether
+   * one was cut.
+   */
+  #cutOne(except: Socket, client?: string): boolean {
+    let idle: Socket | undefined
+    let idleSince = Number.POSITIVE_INFINITY
+    for (const socket of this.#idle) {
+      const connection = this.#open.get(socket)
+      if (socket === except || !connection || (client !== undefined && connection.client !== client)) continue
+      idle = socket
+      idleSince = connection.idleSince
+      break
+    }
+    const slowSince = Math.min(performance.now() - slowBodies.slowAfterMs, idleSince)
+    for (const [socket, { req, since }] of this.#receiving) {
+      if (since > slowSince) break
+      if (req.complete || (client !== undefined && this.#open.get(socket)?.client !== client)) continue
+      this.#cutSlowBody++
+      socket.destroy()
+      return true
+    }
+    if (!idle) return false
+    this.#cutIdle++
+    idle.destroy()
+    return true
+  }
+
+  /** Answers 408 to requests whose body has not arrived within its deadline, and closes their connections. */
+  #sweepBodies(): void {
+    const late = performance.now() - slowBodies.bodyTimeoutMs
+    for (const [socket, { req, res, since }] of this.#receiving) {
+      if (since > late) break
+      this.#receiving.delete(socket)
+      if (req.complete) continue
+      this.#bodyTimedOut++
+      if (res.headersSent) {
+        socket.destroy()
+        continue
+      }
+      res.setHeader('connection', 'close')
+      res.once('finish', () => socket.destroy())
+      const seconds = slowBodies.bodyTimeoutMs / 1000
+      sendCoreResponse(
+        req,
+        res,
+        errorResponse(408, `The request body did not arrive within ${seconds} s of its headers; send it faster.`),
+      )
+    }
   }
 
   /**
@@ -165,9 +301,11 @@ export class Connections {
   #connection(socket: Socket): Connection {
     let connection = this.#open.get(socket)
     if (connection) return connection
-    connection = { current: undefined, served: 0, waiting: [] }
+    const client = clientOf(socket.remoteAddress)
+    connection = { client, idleSince: performance.now(), current: undefined, served: 0, waiting: [] }
     this.#open.set(socket, connection)
     this.#idle.add(socket)
+    this.#perClient.set(client, (this.#perClient.get(client) ?? 0) + 1)
     // Node reads on when an answer is sent (and a body it drains resumes the connection): not while requests wait.
     socket.on('resume', () => {
       if (connection.waiting.length > 0) socket.pause()
@@ -175,6 +313,10 @@ export class Connections {
     socket.once('close', () => {
       this.#open.delete(socket)
       this.#idle.delete(socket)
+      this.#receiving.delete(socket)
+      const left = (this.#perClient.get(client) ?? 1) - 1
+      if (left > 0) this.#perClient.set(client, left)
+      else this.#perClient.delete(client)
       for (const _ of connection.waiting) this.#stopWaiting()
       connection.waiting.length = 0
     })
@@ -212,14 +354,22 @@ export class Connections {
   ): void {
     connection.current = res
     this.#idle.delete(socket)
+    // A body still to arrive: followed until its answer is sent (its deadline, and slow ones cut first).
+    if (!req.complete && (req.headers['content-length'] ?? req.headers['transfer-encoding']) !== undefined) {
+      this.#receiving.set(socket, { req, res, since: performance.now() })
+    }
     // Node says `Connection: close` on the last answer but leaves the connection open: this closes it once sent.
-    if (++connection.served >= this.#maxRequests && this.#maxRequests > 0) res.setHeader('connection', 'close')
+    if ((++connection.served >= this.#maxRequests && this.#maxRequests > 0) || this.#draining) {
+      res.setHeader('connection', 'close')
+    }
     const next = () => {
       if (connection.current !== res) return
       connection.current = undefined
+      if (this.#receiving.get(socket)?.res === res) this.#receiving.delete(socket)
       if (socket.destroyed) return
       const waiting = connection.waiting.shift()
       if (!waiting) {
+        connection.idleSince = performance.now()
         this.#idle.add(socket)
         return
       }

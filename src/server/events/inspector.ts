@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bearerToken, signIn } from '../../core/auth.ts'
+import { clientOf } from '../../core/client-address.ts'
 import { writesPlants } from '../../core/core.ts'
 import type { TenantCoverage } from '../../core/coverage.ts'
 import { errorResponse, renderError } from '../../core/errors.ts'
@@ -17,6 +18,12 @@ export interface InspectorOptions {
   coverage?: TenantCoverage | undefined
   /** Live streams one tenant may hold open at once (default 4); more are refused with 429. */
   maxStreamsPerTenant?: number
+  /**
+   * The share (above 0, at most 1) of {@link inspectorLimits.maxStreams} one
+   * client address may hold open, over all its tenants (default 1: no share
+   * of its own; at least `maxStreamsPerTenant`); more are refused with 429.
+   */
+  clientShare?: number | undefined
 }
 
 /** How the live stream stays cheap with a busy tenant. */
@@ -54,6 +61,8 @@ export const inspectorLimits = {
  */
 interface Stream {
   readonly tenantId: string
+  /** The client address it was opened from (see `clientOf`). */
+  readonly client: string
   /** The token it was opened with: the stream ends when it expires. */
   readonly token: string
   readonly res: ServerResponse
@@ -145,8 +154,14 @@ export function createInspector({
   faults,
   coverage,
   maxStreamsPerTenant = 4,
+  clientShare = 1,
 }: InspectorOptions): Inspector {
   const streams = new Set<Stream>()
+  /** Streams one client address may hold open (issue 44, 7). */
+  const maxStreamsPerClient = Math.min(
+    inspectorLimits.maxStreams,
+    Math.max(maxStreamsPerTenant, Math.ceil(inspectorLimits.maxStreams * clientShare)),
+  )
   let ticker: ReturnType<typeof setInterval> | undefined
   let ticks = 0
 
@@ -263,13 +278,24 @@ export function createInspector({
       // Read as the API reads it: a duplicated Authorization is refused, never its first copy taken.
       const authorization = requestHeader(req, 'authorization')
       const { tenantId, scopes } = await signIn(store, authorization, 'plants:read')
+      const client = clientOf(req.socket.remoteAddress)
       let tenantStreams = 0
-      for (const stream of streams) if (stream.tenantId === tenantId) tenantStreams++
-      if (tenantStreams >= maxStreamsPerTenant || streams.size >= inspectorLimits.maxStreams) {
+      let clientStreams = 0
+      for (const stream of streams) {
+        if (stream.tenantId === tenantId) tenantStreams++
+        if (stream.client === client) clientStreams++
+      }
+      if (
+        tenantStreams >= maxStreamsPerTenant ||
+        clientStreams >= maxStreamsPerClient ||
+        streams.size >= inspectorLimits.maxStreams
+      ) {
         const limit =
           tenantStreams >= maxStreamsPerTenant
             ? `${maxStreamsPerTenant} for a tenant`
-            : `${inspectorLimits.maxStreams} in all`
+            : clientStreams >= maxStreamsPerClient
+              ? `${maxStreamsPerClient} from one address`
+              : `${inspectorLimits.maxStreams} in all`
         const message = `Too many open inspector streams (at most ${limit}); close one first.`
         sendCoreResponse(req, res, errorResponse(429, message, { 'retry-after': '5' }))
         return
@@ -283,6 +309,7 @@ export function createInspector({
       })
       const stream: Stream = {
         tenantId,
+        client,
         // `signIn` accepted it: it is a bearer token.
         token: bearerToken(authorization) ?? '',
         res,

@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream'
 import { type DestinationStream, type Logger, symbols } from 'pino'
 import { requestIdSyntax } from '../../core/http.ts'
 import { nonSecretId } from '../../core/random.ts'
+import { redactedUrl } from '../../core/redaction.ts'
 
 export { requestIdSyntax } from '../../core/http.ts'
 
@@ -17,7 +18,7 @@ let idCounter = 0
  * Starts the request log of one request: takes the client's `X-Request-Id`
  * when well-formed (else issues one), echoes it in the answer, and writes one
  * structured pino line when the answer is finished: request id, method, URL
- * as sent, status and time taken. Credentials are only noted as present and
+ * as sent (secret-looking query parameters redacted), status and time taken. Credentials are only noted as present and
  * redacted, never logged. No child logger per request: the hot path pays for
  * one log line, which a logger of plain settings gets written directly
  * ({@link requestLine}, the same bytes pino writes). Connect-style: calls
@@ -42,8 +43,8 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
     res.setHeader('x-request-id', id)
     // For the app's error handler: where to log a failure's detail.
     ;(req as { log?: Logger }).log = logger
-    // The URL as sent, before any router strips its mount point.
-    const url = req.url ?? ''
+    // The URL as sent, before any router strips its mount point; secrets in its query redacted (issue 44, 7).
+    const url = redactedUrl(req.url ?? '')
     // `on`, not `once`: 'finish' comes once, and `once` wraps the listener in one more closure per request.
     res.on('finish', () => {
       const { statusCode } = res

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { clientOf } from '../../core/client-address.ts'
 import type { OutcomeListener } from '../../core/core.ts'
 import { type StoredPlant, toPlant } from '../../core/schemas.ts'
 import { sleep } from '../../core/time.ts'
@@ -12,9 +13,12 @@ export interface WebhookOptions {
   retries?: number
   /** Wait before the first retry; doubled for each next one (default 250 ms). */
   backoffMs?: number
-  /** Deliveries made at once (default 8); the others wait in the queue. */
+  /** Deliveries made at once (default 8); the others wait their tenant's turn. */
   concurrency?: number
-  /** Deliveries waiting at most (default 1,000); beyond it the oldest waiting one is dropped (and counted). */
+  /**
+   * Deliveries waiting at most (default 1,000); beyond it the oldest of the
+   * tenant with the most waiting is dropped (and counted).
+   */
   maxPending?: number
   /** Deliveries of one tenant waiting at most (default 100); beyond it that tenant's oldest is dropped. */
   maxPendingPerTenant?: number
@@ -27,17 +31,26 @@ interface Delivery {
   readonly tenantId: string
 }
 
+/** One client address's tenants with deliveries waiting, each tenant's oldest first, in turn order. */
+type ClientQueues = Map<string, Delivery[]>
+
 /**
  * Posts each created plant as a `NewPlant` JSON body to a URL (the published
  * spec's `/plant/webhook`), after the create is answered, never delaying it.
  * Each delivery has a timeout and a bounded number of retries; `5xx`,
  * network errors and timeouts are retried, other answers are final.
  *
+ * Delivery is shared, not first come first served (issue 44, 6): each
+ * tenant's deliveries wait in a queue of their own, and the next delivery
+ * goes in turn to each client address with deliveries waiting, and within
+ * it to each of its tenants, so that a tenant (or a client with many
+ * tenants) creating as fast as it can slows only its own deliveries.
+ *
  * Memory is bounded whatever the receiver does: at most `concurrency`
- * deliveries are made at once and at most `maxPending` wait (each ~1 KB);
- * beyond either cap the oldest waiting delivery is dropped, a tenant's own
- * oldest first when it holds `maxPendingPerTenant`, so one busy tenant cannot
- * push out the others' deliveries. Drops are counted ({@link dropped}) and logged.
+ * deliveries are made at once and at most `maxPending` wait (each ~1 KB),
+ * at most `maxPendingPerTenant` of one tenant; beyond either cap the oldest
+ * waiting delivery of that tenant, or of the tenant with the most waiting,
+ * is dropped. Drops are counted ({@link dropped}) and logged.
  *
  * @example
  * const webhook = new Webhook({ url: 'http://127.0.0.1:9000/plant/webhook' })
@@ -53,10 +66,11 @@ export class Webhook {
   readonly #maxPending: number
   readonly #maxPendingPerTenant: number
   readonly #logger: Logger | undefined
-  /** Deliveries waiting, oldest first. */
-  readonly #queue: Delivery[] = []
-  /** Deliveries waiting per tenant. */
-  readonly #queuedPerTenant = new Map<string, number>()
+  /** Deliveries waiting, per client address then per tenant, each in turn order (the next turn's first). */
+  readonly #clients = new Map<string, ClientQueues>()
+  /** Each waiting tenant's queue (never empty) and client, wherever it is in turn. */
+  readonly #tenants = new Map<string, { readonly client: string; readonly queue: Delivery[] }>()
+  #waiting = 0
   readonly #inFlight = new Set<Promise<void>>()
   #dropped = 0
 
@@ -72,23 +86,34 @@ export class Webhook {
   }
 
   /** An outcome listener: delivers every plant the core created. */
-  readonly observe: OutcomeListener = ({ operation, plant, principal }) => {
-    if (operation === 'addPlant' && plant && principal) this.send(plant, principal.tenantId)
+  readonly observe: OutcomeListener = ({ operation, plant, principal, request }) => {
+    if (operation === 'addPlant' && plant && principal) this.send(plant, principal.tenantId, clientOf(request.client))
   }
 
-  /** Queues the delivery of one plant; returns at once. */
-  send(plant: StoredPlant, tenantId: string): void {
-    const queued = this.#queuedPerTenant.get(tenantId) ?? 0
-    if (queued >= this.#maxPendingPerTenant) this.#drop(this.#queue.findIndex((d) => d.tenantId === tenantId))
-    else if (this.#queue.length >= this.#maxPending) this.#drop(0)
-    this.#queue.push({ body: JSON.stringify({ id: plant.id, ...toPlant(plant) }), tenantId })
-    this.#queuedPerTenant.set(tenantId, (this.#queuedPerTenant.get(tenantId) ?? 0) + 1)
+  /** Queues the delivery of one plant of this tenant (created by this client, when known); returns at once. */
+  send(plant: StoredPlant, tenantId: string, client = ''): void {
+    const full = this.#tenants.get(tenantId)
+    if (full && full.queue.length >= this.#maxPendingPerTenant) this.#drop(tenantId)
+    else if (this.#waiting >= this.#maxPending) this.#drop(this.#longest())
+    let waiting = this.#tenants.get(tenantId)
+    if (!waiting) {
+      waiting = { client, queue: [] }
+      this.#tenants.set(tenantId, waiting)
+      let tenants = this.#clients.get(client)
+      if (!tenants) {
+        tenants = new Map()
+        this.#clients.set(client, tenants)
+      }
+      tenants.set(tenantId, waiting.queue)
+    }
+    waiting.queue.push({ body: JSON.stringify({ id: plant.id, ...toPlant(plant) }), tenantId })
+    this.#waiting++
     this.#next()
   }
 
   /** Deliveries waiting or in flight. */
   get pending(): number {
-    return this.#queue.length + this.#inFlight.size
+    return this.#waiting + this.#inFlight.size
   }
 
   /** Deliveries dropped to stay within the caps since the start. */
@@ -110,11 +135,12 @@ export class Webhook {
     clearTimeout(timer)
   }
 
-  /** Starts waiting deliveries while fewer than `concurrency` are in flight. */
+  /** Starts waiting deliveries while fewer than `concurrency` are in flight, each to the next client and tenant in turn. */
   #next(): void {
-    while (this.#inFlight.size < this.#concurrency && this.#queue.length > 0) {
-      const { body, tenantId } = this.#queue.shift() as Delivery
-      this.#forgetQueued(tenantId)
+    while (this.#inFlight.size < this.#concurrency) {
+      const turn = this.#take()
+      if (!turn) return
+      const { body, tenantId } = turn
       const delivery: Promise<void> = this.#deliver(body, tenantId).finally(() => {
         this.#inFlight.delete(delivery)
         this.#next()
@@ -123,23 +149,53 @@ export class Webhook {
     }
   }
 
-  /** Drops the waiting delivery at `index`, counting it (and saying so, once per 100). */
-  #drop(index: number): void {
-    const [dropped] = this.#queue.splice(index, 1)
-    if (!dropped) return
-    this.#forgetQueued(dropped.tenantId)
+  /** The next delivery in turn: the first client's first tenant's oldest; both then go to the back of the turns. */
+  #take(): Delivery | undefined {
+    const first = this.#clients.entries().next()
+    if (first.done) return undefined
+    const [client, tenants] = first.value
+    const [tenantId, queue] = tenants.entries().next().value as [string, Delivery[]]
+    const delivery = queue.shift() as Delivery
+    this.#waiting--
+    tenants.delete(tenantId)
+    this.#clients.delete(client)
+    if (queue.length > 0) tenants.set(tenantId, queue)
+    else this.#tenants.delete(tenantId)
+    if (tenants.size > 0) this.#clients.set(client, tenants)
+    return delivery
+  }
+
+  /** The tenant with the most deliveries waiting. */
+  #longest(): string {
+    let longest = ''
+    let most = 0
+    for (const [tenantId, { queue }] of this.#tenants) {
+      if (queue.length > most) {
+        longest = tenantId
+        most = queue.length
+      }
+    }
+    return longest
+  }
+
+  /** Drops a tenant's oldest waiting delivery, counting it (and saying so, once per 100). */
+  #drop(tenantId: string): void {
+    const waiting = this.#tenants.get(tenantId)
+    if (!waiting?.queue.shift()) return
+    this.#waiting--
+    if (waiting.queue.length === 0) {
+      // Out of the turns: a tenant in turn always has a delivery waiting.
+      this.#tenants.delete(tenantId)
+      const tenants = this.#clients.get(waiting.client)
+      tenants?.delete(tenantId)
+      if (tenants?.size === 0) this.#clients.delete(waiting.client)
+    }
     if (this.#dropped++ % 100 === 0) {
       this.#logger?.warn(
-        { webhook: this.url, tenant: dropped.tenantId, dropped: this.#dropped },
+        { webhook: this.url, tenant: tenantId, dropped: this.#dropped },
         'webhook backlog full: oldest delivery dropped',
       )
     }
-  }
-
-  #forgetQueued(tenantId: string): void {
-    const left = (this.#queuedPerTenant.get(tenantId) ?? 1) - 1
-    if (left > 0) this.#queuedPerTenant.set(tenantId, left)
-    else this.#queuedPerTenant.delete(tenantId)
   }
 
   async #deliver(body: string, tenantId: string): Promise<void> {

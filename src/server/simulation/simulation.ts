@@ -99,7 +99,7 @@ export function withSimulation(handle: PlantStoreHandler, options: SimulationOpt
   const { store } = options
   /** Holds the request for `delay` ms within the caps: `undefined` once held, else the 429 (reported like `Prefer: code`). */
   const hold = async (request: CoreRequest, delay: number): Promise<CoreResponse | undefined> => {
-    const refused = await held.hold((store && callerOf(store, request)?.tenantId) ?? '', delay)
+    const refused = await held.hold((store && callerOf(store, request)?.tenantId) ?? '', delay, request.client)
     if (refused) options.onSimulated?.(request, refused)
     return refused
   }

@@ -158,3 +158,70 @@ export function redactedBodyText(text: string, contentType: string): string {
   const secretField = /(^|[\s&;,{"'])[\w.-]*(key|token|password|passwd|secret|credentials?)["']?\s*[=:]/i
   return secretField.test(text) ? redactedValue : text
 }
+
+/**
+ * A cheap first look: text that may name a secret field (any word of
+ * {@link secretWords} or the suffixes of {@link isSecretName}). Text
+ * without one (most plants, most queries) is kept as it is, never parsed.
+ */
+const secretHint = /key|token|pass|pwd|secret|credential|auth|cookie|session|sig|jwt|otp/i
+
+/**
+ * A raw query string (without `?`) with the value of every secret-looking
+ * parameter replaced by {@link redactedValue}; every other parameter kept
+ * byte for byte, as sent.
+ *
+ * @example
+ * redactedQuery('limit=2&api_key=k1') // 'limit=2&api_key=redacted'
+ */
+export function redactedQuery(query: string): string {
+  if (!secretHint.test(query)) return query
+  return query
+    .split('&')
+    .map((part) => {
+      const at = part.indexOf('=')
+      const rawName = at === -1 ? part : part.slice(0, at)
+      let name = rawName
+      try {
+        name = decodeURIComponent(rawName.replaceAll('+', ' '))
+      } catch {} // a malformed escape: judged as written
+      return isSecretName(name) ? `${rawName}=${redactedValue}` : part
+    })
+    .join('&')
+}
+
+/**
+ * A URL as sent (a path and maybe a query) with its query's secrets
+ * redacted ({@link redactedQuery}).
+ *
+ * @example
+ * redactedUrl('/plants?access_token=t1&limit=2') // '/plants?access_token=redacted&limit=2'
+ */
+export function redactedUrl(url: string): string {
+  const at = url.indexOf('?')
+  return at === -1 ? url : `${url.slice(0, at + 1)}${redactedQuery(url.slice(at + 1))}`
+}
+
+/**
+ * A body's text as a shared record may keep it (the sandbox's journal): a
+ * JSON body with every secret-looking field's value redacted at any depth
+ * (as {@link redactedJson}), any other as {@link redactedBodyText} says.
+ * Text that names no secret is returned as it is.
+ *
+ * @example
+ * redactedBody('{"name":"Fern","password":"hunter2"}', 'application/json') // '{"name":"Fern","password":"redacted"}'
+ */
+export function redactedBody(text: string, contentType: string): string {
+  if (!secretHint.test(text)) return text
+  if (/^application\/(.+\+)?json/i.test(contentType)) {
+    try {
+      const value: unknown = JSON.parse(text)
+      const redacted = redactedJson(value)
+      const redactedText = JSON.stringify(redacted)
+      return redactedText === JSON.stringify(value) ? text : redactedText
+    } catch {
+      // Not JSON after all (or cut short): judged as text.
+    }
+  }
+  return redactedBodyText(text, contentType)
+}
