@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
+import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
 import { corsMethods, corsPolicy } from '../../src/core/cors-policy.ts'
 import { errorStatus, PlantStoreError } from '../../src/core/errors.ts'
 import { createPlantStore } from '../../src/index.ts'
@@ -134,4 +135,49 @@ describe('docs/guides/sandbox.md', () => {
       ...corsPolicy.allowedHeaders,
     ])
   })
+})
+
+describe('docs/reference/contract.md', () => {
+  const normal = (text: string) => text.replace(/[`*]/g, '').replace(/\s+/g, ' ').toLowerCase()
+  /** Every phrase a conformance rule quotes (`"…"`, the parts between ellipses). */
+  const quotes = conformanceRules.flatMap(({ id, clause }) =>
+    [...clause.matchAll(/"((?:[^"\\]|\\.)+)"/g)].flatMap(([, quote = '']) =>
+      quote
+        .replaceAll('\\"', '"')
+        .split('…')
+        .map((part) => ({ id, part: normal(part.trim()) }))
+        .filter(({ part }) => part.length > 8),
+    ),
+  )
+  /** The decisions table: each row's topic and rule. */
+  const decisions = [...page('docs/reference/contract.md').matchAll(/^\| ([^|]+) \| ([^|]+) \|$/gm)]
+    .map(([, topic = '', rule = '']) => ({ topic: topic.trim(), rule: normal(rule) }))
+    .filter(({ topic }) => topic !== 'Topic' && !topic.startsWith('---'))
+
+  /** Decisions no rule judges, and why. */
+  const unjudged: Readonly<Record<string, string>> = {
+    'Base address': 'Where the mock listens is set-up, not an answer: no provider rule can judge it.',
+    Browsers: 'CORS is the sandbox’s: test/server/http.test.ts and test/msw/handlers.test.ts hold it.',
+    '`Prefer` (sandbox only)':
+      'A provider need not simulate (Prefer is the sandbox’s tool): test/faults/made-up-answers.test.ts holds it.',
+  }
+
+  test('has a decisions table', () => expect(decisions.length).toBeGreaterThan(5))
+
+  test.each(decisions.map((decision) => [decision.topic, decision] as const))(
+    'the decision "%s" is judged by a conformance rule that quotes it, or says why not',
+    (topic, { rule }) => {
+      const judged = quotes.filter(({ part }) => rule.includes(part))
+      if (unjudged[topic] === undefined) {
+        expect(
+          judged.length,
+          `the decision "${topic}" of docs/reference/contract.md is quoted by no conformance rule: quote it in the rule that checks it (src/contract-testing/conformance/rules/), or say why none can`,
+        ).toBeGreaterThan(0)
+      } else
+        expect(
+          judged,
+          `the decision "${topic}" is quoted by ${judged.map(({ id }) => id)}: drop its exemption`,
+        ).toEqual([])
+    },
+  )
 })
