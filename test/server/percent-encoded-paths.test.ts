@@ -48,7 +48,7 @@ function percentEncodedPaths(send: (method: string, path: string, token: string)
 
 describe('through msw (setupServer)', () => {
   const { server, store } = setupPlantStoreServer()
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
   afterEach(() => store.reset())
   afterAll(() => server.close())
 
