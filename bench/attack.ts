@@ -29,6 +29,7 @@ import { adminKeyAttack } from './attack/admin-key.ts'
 import type { Attack } from './attack/attack.ts'
 import { chunkFloodAttack } from './attack/chunk-flood.ts'
 import { conformanceHugeAttack } from './attack/conformance-huge.ts'
+import { deepJsonAttack } from './attack/deep-json.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
 import { fullDiskAttack } from './attack/full-disk.ts'
 import { headStormAttack } from './attack/head-storm.ts'
@@ -91,6 +92,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   shareProvisioningAttack(),
   lazyLoadAttack(),
   replayHostileAttack(),
+  deepJsonAttack(),
 ]
 
 process.on('exit', killAllSandboxes)
