@@ -30,6 +30,7 @@ import { adminKeyGuessAttack } from './attack/admin-key-guess.ts'
 import type { Attack } from './attack/attack.ts'
 import { chunkFloodAttack } from './attack/chunk-flood.ts'
 import { conformanceHugeAttack } from './attack/conformance-huge.ts'
+import { deepJsonAttack } from './attack/deep-json.ts'
 import { delayFloodAttack } from './attack/delay-flood.ts'
 import { fullDiskAttack } from './attack/full-disk.ts'
 import { headStormAttack } from './attack/head-storm.ts'
@@ -103,6 +104,7 @@ const attacks: readonly (Attack | ToolAttack)[] = [
   journalSecretsAttack(),
   webhookFairnessAttack(),
   slowBodiesAttack(),
+  deepJsonAttack(),
 ]
 
 process.on('exit', killAllSandboxes)

@@ -8,7 +8,7 @@
  * reporter merges the files into one report, prints the table and fails the
  * run below the threshold. Node only.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { type CoverageReport, CoverageTally, coverageCountsSchema } from './core/coverage.ts'
@@ -20,6 +20,7 @@ import {
   type SuiteCoverageCollector,
   suiteCoverageKey,
 } from './coverage-report.ts'
+import { readJsonFileSync } from './json-file.ts'
 
 /** The environment variable that names the run folder, set by the run's reporter for its workers. */
 export const coverageRunVariable = 'PLANT_STORE_MOCK_COVERAGE_RUN'
@@ -127,7 +128,7 @@ export class CoverageRun {
     const files = readdirSync(this.folder).filter((file) => file.endsWith('.json'))
     for (const file of files) {
       const path = join(this.folder, file)
-      const parsed = coverageCountsSchema.safeParse(parsedJson(readFileSync(path, 'utf8')))
+      const parsed = coverageCountsSchema.safeParse(parsedJson(path))
       if (!parsed.success) throw new Error(`plant-store-mock: ${path} is not a coverage report; was a worker cut off?`)
       tally.add(parsed.data)
     }
@@ -154,9 +155,10 @@ export class CoverageRun {
   }
 }
 
-function parsedJson(text: string): unknown {
+/** A run file's JSON within bounds, or `undefined` when it is not JSON, too large or nested too deeply. */
+function parsedJson(path: string): unknown {
   try {
-    return JSON.parse(text)
+    return readJsonFileSync(path)
   } catch {
     return undefined
   }

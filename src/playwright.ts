@@ -15,7 +15,7 @@ import type {
   Request,
   Route,
 } from '@playwright/test'
-import { routes } from './core/core.ts'
+import { apiPathOf } from './core/api-path.ts'
 import { answerCorsHeaders, preflightHeaders } from './core/cors-policy.ts'
 import type { CoreRequest, CoreResponse } from './core/http.ts'
 import { joinCoverageRun, writeCoverageRun } from './coverage-run.ts'
@@ -108,37 +108,6 @@ export async function routePlantStore(
       await target.unroute(matches, handler)
       if (suiteWide) writeCoverageRun()
     },
-  }
-}
-
-/**
- * The path below the base address a URL asks for when it is the Plant
- * Store's, else `undefined`: with a `baseUrl`, what follows it; without, the
- * last segments of the path that make up one of the contract's paths (as
- * msw's `*` + path does).
- */
-function apiPathOf(baseUrl: string | undefined): (url: URL) => string | undefined {
-  const patterns = routes.map(({ path, pattern }) => ({ segments: path.split('/').length - 1, pattern }))
-  const routed = (path: string) => patterns.some(({ pattern }) => pattern.test(path))
-  if (baseUrl !== undefined && baseUrl !== '') {
-    const base = new URL(baseUrl)
-    const origin = base.origin
-    const prefix = base.pathname.replace(/\/+$/, '')
-    return (url) => {
-      if (url.origin !== origin || !url.pathname.startsWith(`${prefix}/`)) return undefined
-      const path = url.pathname.slice(prefix.length)
-      return routed(path) ? path : undefined
-    }
-  }
-  return (url) => {
-    const parts = url.pathname.split('/')
-    const trailingSlash = Number(url.pathname.length > 1 && parts.at(-1) === '')
-    for (const { segments, pattern } of patterns) {
-      if (parts.length - 1 < segments + trailingSlash) continue
-      const path = `/${parts.slice(-segments - trailingSlash).join('/')}`
-      if (pattern.test(path)) return path
-    }
-    return undefined
   }
 }
 

@@ -1,6 +1,7 @@
 /** The `plant-store-mock` command line: the sandbox server as the default command, and its subcommands. */
 import type { Command, Option } from 'commander'
 import { BatchedDestination } from '../server/events/request-log.ts'
+import { suggestFlags } from './flag-suggestions.ts'
 import { environmentVariable, quickServeFlags, type SandboxFlag, sandboxFlags } from './options.ts'
 import { InvalidFlagValue } from './parsers.ts'
 import type { ServeFlags } from './serve.ts'
@@ -65,6 +66,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.some(mayNeedSubcommands)) await withSubcommands(program)
   // Commands added with addCommand inherit no settings: each throws its CommanderError instead of exiting.
   program.exitOverride()
+  // An unknown flag: one line, with a "did you mean" (`--minimum` → `--min`) for the command it was given to.
+  suggestFlags(program)
   try {
     await program.parseAsync(argv)
   } catch (error) {

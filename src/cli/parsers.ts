@@ -5,11 +5,12 @@
  * commander: a plain start reads its flags without it.
  */
 import { type TenantSpec, worldSchema } from '../core/schemas.ts'
+import { readJsonFileSync } from '../json-file.ts'
 import { type DelayRange, parseDelay } from '../server/simulation/simulation.ts'
 
 // Through getBuiltinModule, not an `import`: the ESM face of a built-in reads every export, which loads more
 // modules at start (node:fs's `promises` brings fs/promises, readline and more; node:net's, BlockList).
-const { accessSync, constants, readFileSync, statSync } = process.getBuiltinModule('node:fs')
+const { accessSync, constants, statSync } = process.getBuiltinModule('node:fs')
 const { isIP } = process.getBuiltinModule('node:net')
 const { dirname, resolve } = process.getBuiltinModule('node:path')
 
@@ -212,7 +213,7 @@ export function adminKey(value: string): string {
 export function readFixturesFile(path: string): TenantSpec[] {
   let value: unknown
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'))
+    value = readJsonFileSync(path)
   } catch (error) {
     throw new InvalidFlagValue(`cannot read ${path} as JSON (${(error as Error).message}).`)
   }

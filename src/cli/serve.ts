@@ -174,9 +174,9 @@ async function startRefusal(
   const where = `${flags.host}:${flags.port}`
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return { message: `${where} is already in use; choose another --port.`, exitCode: 1 }
+      return { message: `${where} is already in use; choose another --port.`, exitCode: 2 }
     case 'EACCES':
-      return { message: `not allowed to listen on ${where}; choose another --port (above 1023).`, exitCode: 1 }
+      return { message: `not allowed to listen on ${where}; choose another --port (above 1023).`, exitCode: 2 }
     case 'EADDRNOTAVAIL':
       return { message: `--host ${flags.host} is not an address of this machine.`, exitCode: 2 }
     case 'ENOTFOUND':

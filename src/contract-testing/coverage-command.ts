@@ -6,13 +6,14 @@
  * table. Exit codes: 0 threshold met, 1 not met, 2 for a usage problem (no
  * files, a missing path, a file that is neither a pact nor a coverage report).
  */
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Command, InvalidArgumentError } from 'commander'
 import { matchRoute } from '../core/core.ts'
 import { type CoverageReport, CoverageTally, coverageCountsSchema } from '../core/coverage.ts'
 import type { CoreResponse } from '../core/http.ts'
 import { coverageShortfalls, coverageTable } from '../coverage-report.ts'
+import { readJsonFile } from '../json-file.ts'
 
 const name = 'plant-store-mock coverage'
 
@@ -73,7 +74,7 @@ function bodyOf(value: unknown): string | null {
 async function countFile(file: string, tally: CoverageTally): Promise<number | 'report'> {
   let json: unknown
   try {
-    json = JSON.parse(await readFile(file, 'utf8'))
+    json = await readJsonFile(file)
   } catch (error) {
     throw new UsageError(`${file} is not a JSON file (${(error as Error).message})`)
   }

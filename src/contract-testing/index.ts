@@ -1,8 +1,9 @@
 /**
  * `plant-store-mock/contracts` (Node): Pact provider verification against the
- * sandbox, its provider states, and the recorder that turns what a test did
- * against the MSW handlers into a pact (these need `@pact-foundation/pact` 17
- * installed next to it); and the conformance rules, which check any provider
+ * sandbox (`verifySandbox`, the one export that needs the optional peer
+ * `@pact-foundation/pact` 17; it loads it when called), its provider states,
+ * and the recorder that turns what a test did against the MSW handlers into a
+ * pact file (no Pact needed); and the conformance rules, which check any provider
  * of the Plant Store API (a real deployment, the sandbox, the MSW handlers)
  * against the contract with nothing but tokens; and the replay of recorded
  * traffic (a HAR) against the contract and the mock, with the world such a
@@ -44,6 +45,7 @@ export {
   type RecordedProviderState,
   recordMswPact,
 } from './msw-recorder.ts'
+export { MissingPactError } from './pact-peer.ts'
 export {
   createStateRunner,
   ProviderStateError,
@@ -68,6 +70,7 @@ export { type ReplayOptions, replayHar } from './replay/run.ts'
 export type { TokenGrant, TokenMap } from './replay/state.ts'
 export { type WorldFromHarOptions, worldFromHar } from './replay/world-from-har.ts'
 export {
+  type ConsumerVersionSelector,
   defaultProviderName,
   type PassThroughVerifierOptions,
   type RunningProvider,

@@ -4,15 +4,17 @@
  * a file that is not a pact is a set-up problem named in one sentence,
  * instead of a raw FFI error or a run that verifies nothing and passes.
  */
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { JsonBoundsError } from '../core/bounded-json.ts'
+import { maxJsonFileBytes, readJsonFile } from '../json-file.ts'
 
 /** A source the Verifier fetches itself (a pact URL), not a path to check here. */
 const remote = /^https?:\/\//i
 /** Not-pact files named in a message; the rest are counted. */
 const named = 5
 /** The largest pact file read (64 MiB, some hundred thousand interactions): a larger one is refused unread. */
-const maxPactBytes = 64 * 1024 * 1024
+const maxPactBytes = maxJsonFileBytes
 
 /**
  * Why these pact sources cannot be verified, or `undefined` when every local
@@ -76,8 +78,9 @@ async function notAPact(
   if (size > maxPactBytes) return `${size} bytes, more than a pact is read (${maxPactBytes})`
   let pact: unknown
   try {
-    pact = JSON.parse(await readFile(file, 'utf8'))
+    pact = await readJsonFile(file, { maxBytes: maxPactBytes })
   } catch (error) {
+    if (error instanceof JsonBoundsError) return error.message
     return (error as NodeJS.ErrnoException).code ? `cannot be read: ${(error as Error).message}` : 'not JSON'
   }
   if (typeof pact !== 'object' || pact === null || Array.isArray(pact)) return 'not a JSON object'

@@ -1,8 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
+import { MissingPactError, pactInstallLine, pactPackage } from './pact-peer.ts'
 import type { VerificationResult, VerifySandboxOptions } from './verify.ts'
-
-/** The optional peer dependency `verify` runs on. */
-const pactPackage = '@pact-foundation/pact'
 
 interface VerifyFlags {
   provider?: string
@@ -86,7 +84,7 @@ export function verifyCommand(): Command {
     )
     .addHelpText(
       'after',
-      `\nNeeds the optional peer dependency ${pactPackage} (npm i -D ${pactPackage}).\n\nExit codes: 0 interactions were verified and all held, 1 one failed, 2 nothing could be verified (no pacts, a missing path, a file that is not a pact, pacts without interactions, a source or broker that cannot be loaded), 130/143 interrupted (SIGINT/SIGTERM).`,
+      `\nNeeds the optional peer dependency ${pactPackage} (${pactInstallLine}).\n\nExit codes: 0 interactions were verified and all held, 1 one failed, 2 nothing could be verified (no pacts, a missing path, a file that is not a pact, pacts without interactions, a source or broker that cannot be loaded), 130/143 interrupted (SIGINT/SIGTERM).`,
     )
     .action(async (pacts: string[], flags: VerifyFlags) => {
       if (pacts.length === 0 && !flags.brokerUrl) {
@@ -98,9 +96,17 @@ export function verifyCommand(): Command {
       process.env.PACT_DO_NOT_TRACK ??= 'true'
       // The Verifier's proxy uses an API Node deprecates (util._extend): a warning the user can do nothing about.
       process.noDeprecation = true
-      const { verifySandbox } = await loadVerifier(command)
+      const { verifySandbox } = await import('./verify.ts')
       const stop = stopOnSignals()
-      const result = await verifySandbox(toOptions(pacts, flags)).finally(stop)
+      const result = await verifySandbox(toOptions(pacts, flags))
+        .catch((error: unknown) => {
+          // A missing peer ends the command with one line naming the package to install.
+          if (error instanceof MissingPactError) {
+            command.error(new MissingPactError('plant-store-mock verify').message, { exitCode: 2, code: error.code })
+          }
+          throw error
+        })
+        .finally(stop)
       if (result.error !== undefined) {
         command.error(`plant-store-mock verify: ${result.error}`, {
           exitCode: 2,
@@ -132,22 +138,6 @@ function stopOnSignals(): () => void {
   }
   for (const signal of signals) process.on(signal, onSignal)
   return remove
-}
-
-/** Loads the verifier, and with it the optional peer; a missing peer ends the command with one line. */
-async function loadVerifier(command: Command): Promise<typeof import('./verify.ts')> {
-  try {
-    return await import('./verify.ts')
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException
-    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${pactPackage}'`)) {
-      command.error(
-        `plant-store-mock verify needs the optional peer dependency ${pactPackage}; install it: npm i -D ${pactPackage}`,
-        { exitCode: 2, code: 'plant-store-mock.missingPeer' },
-      )
-    }
-    throw error
-  }
 }
 
 function toOptions(pacts: string[], flags: VerifyFlags): VerifySandboxOptions {

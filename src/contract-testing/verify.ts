@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Verifier, type VerifierOptions } from '@pact-foundation/pact'
 import type { PlantStore } from '../core/store.ts'
 import { createPlantStore } from '../seeded-store.ts'
+import { loadPact } from './pact-peer.ts'
 import { pactSourcesProblem } from './pact-sources.ts'
 import { createStateRunner, type ProviderStateHandler, providerStates, stateProblem } from './provider-states.ts'
 
@@ -23,6 +23,21 @@ export interface RunningProvider {
 /** Starts the provider under test over a store; the default starts the sandbox. */
 export type StartProvider = (store: PlantStore) => Promise<RunningProvider>
 
+/** A Pact Broker consumer version selector, as the Pact Verifier takes it. */
+export interface ConsumerVersionSelector {
+  tag?: string
+  latest?: boolean
+  consumer?: string
+  deployedOrReleased?: boolean
+  deployed?: boolean
+  released?: boolean
+  environment?: string
+  fallbackTag?: string
+  branch?: string
+  mainBranch?: boolean
+  matchingBranch?: boolean
+}
+
 /**
  * The Pact Verifier's own options that pass through unchanged: pact sources
  * (`pactUrls` for files, folders and URLs; `pactBrokerUrl` with
@@ -30,11 +45,43 @@ export type StartProvider = (store: PlantStore) => Promise<RunningProvider>
  * logging. The `PACT_BROKER_BASE_URL`, `PACT_BROKER_TOKEN`,
  * `PACT_BROKER_USERNAME` and `PACT_BROKER_PASSWORD` environment variables work
  * as the Verifier documents.
+ *
+ * Written out here rather than taken from `@pact-foundation/pact`, so that the
+ * types of `plant-store-mock/contracts` check without the optional peer (or
+ * the Express types Pact's own reach); `verifySandbox` hands them to Pact's
+ * `Verifier`, so the compiler fails here when Pact's options change under them.
  */
-export type PassThroughVerifierOptions = Omit<
-  VerifierOptions,
-  'providerBaseUrl' | 'stateHandlers' | 'requestFilter' | 'beforeEach' | 'afterEach' | 'messageProviders'
->
+export interface PassThroughVerifierOptions {
+  provider?: string
+  pactUrls?: string[]
+  pactBrokerUrl?: string
+  pactBrokerUsername?: string
+  pactBrokerPassword?: string
+  pactBrokerToken?: string
+  consumerVersionTags?: string[]
+  providerVersionTags?: string[]
+  providerVersionBranch?: string
+  providerStatesSetupUrl?: string
+  providerStatesSetupTeardown?: boolean
+  providerStatesSetupBody?: boolean
+  publishVerificationResult?: boolean
+  providerVersion?: string
+  enablePending?: boolean
+  includeWipPactsSince?: string
+  consumerVersionSelectors?: ConsumerVersionSelector[]
+  timeout?: number
+  logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error'
+  logFile?: string
+  disableSslVerification?: boolean
+  buildUrl?: string
+  customProviderHeaders?: Record<string, string> | string[]
+  consumerFilters?: string[]
+  failIfNoPactsFound?: boolean
+  followRedirects?: boolean
+  validateSSL?: boolean
+  changeOrigin?: boolean
+  proxyHost?: string
+}
 
 export interface VerifySandboxOptions extends PassThroughVerifierOptions {
   /** The store the sandbox serves (default: a new one with the fixture world); each interaction starts from its world. */
@@ -103,6 +150,7 @@ const notLoaded = 'Failed to load pact'
  */
 export async function verifySandbox(options: VerifySandboxOptions = {}): Promise<VerificationResult> {
   const { store = createPlantStore(), states, startProvider = startSandboxProvider, ...verifierOptions } = options
+  const { Verifier } = await loadPact('verifySandbox')
   await store.ready
   const handlers = { ...providerStates, ...states }
   // Every provider state of a local pact is checked first: beyond the quotas, nothing is set up at all.

@@ -5,6 +5,7 @@ import { renderError } from './errors.ts'
 import { type CoreRequest, type CoreResponse, readBodyWithinLimit } from './http.ts'
 import { type Inputs, parseBody, parseParameters } from './inputs.ts'
 import { type CoreOperationId, type Operation, type OperationId, operations, type Trace } from './operations/index.ts'
+import { normalizePath } from './path-template.ts'
 import { ContractRouter, type Dispatch, headOf, type Route } from './router.ts'
 import type { StoredPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
@@ -96,7 +97,8 @@ export const apiPathPrefixes: readonly string[] = [
  * isApiPath('/plants?limit=2') // true
  */
 export function isApiPath(url: string): boolean {
-  for (const prefix of apiPathPrefixes) if (url.startsWith(prefix)) return true
+  const path = normalizePath(url)
+  for (const prefix of apiPathPrefixes) if (path.startsWith(prefix)) return true
   return false
 }
 

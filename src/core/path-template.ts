@@ -36,7 +36,8 @@ export function templatePattern(template: string, { trailingSlash = false } = {}
 /**
  * The first of these templates a request path matches, e.g. `/plants/7` →
  * `/plants/{id}`; `undefined` when none does. `trailingSlash` as for
- * {@link templatePattern}.
+ * {@link templatePattern}; the path is read through {@link normalizePath}
+ * (`/plants/%31` is `/plants/1`), as the router reads it.
  *
  * @example
  * templateOf(['/plants', '/plants/{id}'], '/plants/7') // '/plants/{id}'
@@ -46,6 +47,31 @@ export function templateOf(
   path: string,
   options: { trailingSlash?: boolean } = {},
 ): string | undefined {
-  for (const template of templates) if (templatePattern(template, options).test(path)) return template
+  const normalized = normalizePath(path)
+  for (const template of templates) if (templatePattern(template, options).test(normalized)) return template
   return undefined
+}
+
+/** A percent-encoded octet of an unreserved character (RFC 3986 §2.3: letters, digits, `-`, `.`, `_`, `~`). */
+const encodedUnreserved = /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[dDeE]|5[fF]|7[eE])/g
+
+/**
+ * A request path (still percent-encoded) with each percent-encoded
+ * unreserved character decoded, once (RFC 3986 §6.2.2.2): `%31` is `1` and
+ * `%70lants` is `plants`, as every HTTP server and validator reads them.
+ * Nothing else is decoded, so `%2F` inside a segment stays data and never
+ * becomes a separator, and `%25` stays a percent sign (decoding twice
+ * changes nothing). The router and every adapter's "is it the API's path"
+ * test read paths through it, so msw, Playwright's route and the sandbox
+ * agree.
+ *
+ * @example
+ * normalizePath('/plants/%31') // '/plants/1'
+ * normalizePath('/%70lants') // '/plants'
+ * normalizePath('/plants/1%2F2') // '/plants/1%2F2'
+ */
+export function normalizePath(path: string): string {
+  return path.includes('%')
+    ? path.replaceAll(encodedUnreserved, (octet) => String.fromCharCode(Number.parseInt(octet.slice(1), 16)))
+    : path
 }

@@ -1,6 +1,6 @@
 import { methodNotAllowed, PlantStoreError, quote } from './errors.ts'
 import type { CoreResponse } from './http.ts'
-import { templatePattern } from './path-template.ts'
+import { normalizePath, templatePattern } from './path-template.ts'
 import { utf8Length } from './tenant-plants.ts'
 
 /** An operation as the generated contracts list it: its method and path template. */
@@ -103,14 +103,17 @@ export class ContractRouter<Id extends string> {
 
   /**
    * The route a request path matches, and its path parameters; `undefined`
-   * for a path the contract does not have.
+   * for a path the contract does not have. The path is read once through
+   * `normalizePath`: `/plants/%31` is `/plants/1` (RFC 3986), while `%2F`
+   * stays inside its segment.
    *
    * @example
    * router.match('/plants/42') // { route: { path: '/plants/{id}', … }, params: { id: '42' } }
    */
   match(path: string): { route: Route<Id>; params: Record<string, string> } | undefined {
+    const normalized = normalizePath(path)
     for (const route of this.routes) {
-      const match = route.pattern.exec(path)
+      const match = route.pattern.exec(normalized)
       if (match) return { route, params: match.groups ?? {} }
     }
     return undefined

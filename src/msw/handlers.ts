@@ -1,4 +1,5 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
+import { apiPathOf } from '../core/api-path.ts'
 import { type PlantStoreHandler, routes } from '../core/core.ts'
 import { answerCorsHeaders, preflightHeaders } from '../core/cors-policy.ts'
 import { type CoreRequest, type CoreResponse, readLimited } from '../core/http.ts'
@@ -37,20 +38,30 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
 function handlersOf(handle: PlantStoreHandler, store: PlantStore, baseUrl: string | undefined): HttpHandler[] {
   const base = baseUrl ? baseUrl.replace(/\/+$/, '') : '*'
 
-  const paths = routes.map(({ path, methods }) => {
-    const segments = path.split('/').length - 1
-    const resolver = ({ request }: { request: Request }) => {
+  const resolverOf =
+    (pathOf: (url: URL) => string) =>
+    ({ request }: { request: Request }) => {
       // A CORS preflight (a DOM that checks CORS, such as happy-dom's fetch) gets the sandbox's answer.
       if (request.method === 'OPTIONS') return new HttpResponse(null, { status: 204, headers: preflightHeaders })
-      const response = handle(toCoreRequest(request, segments))
+      const response = handle(toCoreRequest(request, pathOf))
       // Only a request that names its origin needs the CORS headers (a browser's, happy-dom's); Node's fetch sends none.
       const cors = request.headers.has('origin')
       return response instanceof Promise
         ? response.then((answer) => toHttpResponse(answer, cors))
         : toHttpResponse(response, cors)
     }
+  const paths = routes.map(({ path, methods }) => {
+    const segments = path.split('/').length - 1
+    const resolver = resolverOf((url) => lastSegments(url.pathname, segments))
     return { mswPath: `${base}${path.replaceAll(/\{(\w+)\}/g, ':$1')}`, methods: [...methods.keys()], resolver }
   })
+  // msw compares a path as written; one that percent-encodes unreserved characters (`/%70lants`) is the same
+  // path (RFC 3986), found by the API-path test the router and Playwright's route share.
+  const apiPath = apiPathOf(baseUrl)
+  const encoded = http.all(
+    ({ request }) => request.url.includes('%') && apiPath(new URL(request.url)) !== undefined,
+    resolverOf((url) => apiPath(url) ?? url.pathname),
+  )
   // One handler per operation first (msw matches a method-specific handler fastest),
   // then a catch-all per path so that other methods get the core's 405 with `Allow`.
   const handlers = [
@@ -58,6 +69,7 @@ function handlersOf(handle: PlantStoreHandler, store: PlantStore, baseUrl: strin
       methods.map((method) => http[method.toLowerCase() as 'get'](mswPath, resolver)),
     ),
     ...paths.map(({ mswPath, resolver }) => http.all(mswPath, resolver)),
+    encoded,
   ]
   for (const handler of handlers) stores.set(handler, store)
   return handlers
@@ -95,17 +107,20 @@ export function createPlantStoreMock(options: CreateHandlersOptions = {}): Plant
   return { ...parts, handlers: handlersOf(handle, parts.store, options.baseUrl) }
 }
 
-/**
- * The core's view of a fetch `Request`: its path is the last `segments`
- * segments of the URL's path, as sent (the part below any base address).
- */
-function toCoreRequest(request: Request, segments: number): CoreRequest {
-  const { pathname, search } = new URL(request.url)
+/** The last `segments` segments of a URL's path, as sent (the part below any base address), and its trailing slash. */
+function lastSegments(pathname: string, segments: number): string {
   const parts = pathname.split('/')
   const trailingSlash = pathname.length > 1 && parts.at(-1) === ''
+  return `/${parts.slice(-segments - Number(trailingSlash)).join('/')}`
+}
+
+/** The core's view of a fetch `Request`, its path what `pathOf` reads in its URL. */
+function toCoreRequest(request: Request, pathOf: (url: URL) => string): CoreRequest {
+  const url = new URL(request.url)
+  const { search } = url
   return {
     method: request.method,
-    path: `/${parts.slice(-segments - Number(trailingSlash)).join('/')}`,
+    path: pathOf(url),
     query: search.slice(1),
     header: (name) => request.headers.get(name),
     readBody: (limit) => readLimited(request.body, limit),

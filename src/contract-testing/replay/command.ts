@@ -6,9 +6,10 @@
  * Store exchanges, an unreadable token map, over the size bound), said in one
  * line on stderr.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { byteSize, httpUrl } from '../../cli/parsers.ts'
+import { readJsonFile } from '../../json-file.ts'
 import { defaultMaxHarBytes, ReplayInputError } from './har.ts'
 import type { ReplayReport } from './report.ts'
 import type { TokenMap } from './state.ts'
@@ -46,7 +47,7 @@ function flagParser<T>(parse: (value: string) => T): (value: string) => T {
 export async function readTokenMap(path: string): Promise<TokenMap> {
   let value: unknown
   try {
-    value = JSON.parse(await readFile(path, 'utf8'))
+    value = await readJsonFile(path)
   } catch (error) {
     throw new ReplayInputError(`cannot read the token map ${path} as JSON (${(error as Error).message}).`)
   }

@@ -13,6 +13,7 @@
  */
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
+import { jsonDepthProblem, maxJsonDepth } from '../../core/bounded-json.ts'
 
 /** A name/value pair of a HAR request or response (headers, query, cookies). */
 export interface HarNameValue {
@@ -99,8 +100,25 @@ function parseEntry(text: string, index: number): HarEntry {
   } catch (error) {
     throw new ReplayInputError(`not a HAR: log.entries[${index}] is not JSON (${(error as Error).message}).`)
   }
+  return checkedEntry(value, index)
+}
+
+/**
+ * An entry with what a replay needs, whose bodies (read as JSON later) nest
+ * within `maxJsonDepth`; else a {@link ReplayInputError} naming its index.
+ */
+function checkedEntry(value: unknown, index: number): HarEntry {
   if (!isEntry(value)) {
     throw new ReplayInputError(`not a HAR: log.entries[${index}] has no request (method, url) and response (status).`)
+  }
+  for (const [side, body] of [
+    ['request', value.request.postData],
+    ['response', value.response.content],
+  ] as const) {
+    if (typeof body?.text !== 'string') continue
+    const text = body.encoding === 'base64' ? Buffer.from(body.text, 'base64') : body.text
+    const problem = jsonDepthProblem(text)
+    if (problem !== undefined) throw new ReplayInputError(`log.entries[${index}]'s ${side} body: ${problem}.`)
   }
   return value
 }
@@ -175,6 +193,9 @@ class EntryScanner {
             if (byte !== openBracket) throw new ReplayInputError('not a HAR: log.entries is not an array.')
             this.#sawEntries = true
           }
+          // Bounded before anything is kept or parsed: millions of nested arrays are a few bytes each.
+          if (depth >= maxJsonDepth)
+            throw new ReplayInputError(`not a HAR: it nests deeper than ${maxJsonDepth} levels.`)
           this.#stack.push(byte)
           this.#keys[depth] = undefined
           break
@@ -285,10 +306,5 @@ export async function* readHarEntries(
 export function* harEntries(har: unknown): Generator<HarEntry> {
   const entries = (har as { log?: { entries?: unknown } } | null)?.log?.entries
   if (!Array.isArray(entries)) throw new ReplayInputError('not a HAR: it has no log.entries array.')
-  for (const [index, entry] of entries.entries()) {
-    if (!isEntry(entry)) {
-      throw new ReplayInputError(`not a HAR: log.entries[${index}] has no request (method, url) and response (status).`)
-    }
-    yield entry
-  }
+  for (const [index, entry] of entries.entries()) yield checkedEntry(entry, index)
 }

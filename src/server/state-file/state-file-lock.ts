@@ -12,6 +12,7 @@
  * reused the pid from the one that wrote the lock.
  */
 import { open, readFile, rename, rm } from 'node:fs/promises'
+import { parseBoundedJson } from '../../core/bounded-json.ts'
 
 /** Who holds a lock: what its file says. */
 interface Holder {
@@ -80,7 +81,7 @@ export async function lockStateFile(path: string): Promise<StateFileLock | { hel
 /** What a lock file says, or `undefined` when it says nothing readable (taken over). */
 function holderOf(text: string): Holder | undefined {
   try {
-    const { pid, started } = JSON.parse(text) as Partial<Holder>
+    const { pid, started } = parseBoundedJson(text) as Partial<Holder>
     if (!Number.isInteger(pid) || (pid as number) <= 0) return undefined
     return { pid: pid as number, started: typeof started === 'string' ? started : null }
   } catch {

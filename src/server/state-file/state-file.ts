@@ -17,6 +17,7 @@ import { createReadStream } from 'node:fs'
 import { type FileHandle, open, readlink, realpath, rm } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { z } from 'zod'
+import { JsonBoundsError, parseBoundedJson } from '../../core/bounded-json.ts'
 import { PlantStoreError } from '../../core/errors.ts'
 import { largestMaxTenants, largestQuota } from '../../core/limits.ts'
 import { formatBytes, plantCost } from '../../core/plant-budget.ts'
@@ -716,9 +717,11 @@ async function replay(
       }
       let value: unknown
       try {
-        value = JSON.parse(text)
-      } catch {
-        throw new StateFileError(path, line === 1 ? 'it is not valid JSON' : `line ${line} is not valid JSON`)
+        value = parseBoundedJson(text)
+      } catch (error) {
+        const where = line === 1 ? 'it' : `line ${line}`
+        if (error instanceof JsonBoundsError) throw beyond(path, `${where} ${error.message.replace(/^it /, '')}`)
+        throw new StateFileError(path, `${where} is not valid JSON`)
       }
       if (line === 1) {
         const legacyFile = legacySchema.safeParse(value)
