@@ -13,6 +13,7 @@ import {
   hostNames,
   httpUrl,
   integer,
+  ipAddresses,
   origins,
   readFixturesFile,
   redisUrl,
@@ -95,6 +96,12 @@ export const sandboxFlags: readonly SandboxFlag[] = [
     description:
       'a host name the sandbox is reached by, whose pages may call the admin API (repeatable, or comma-separated)',
     parse: hostNames,
+  },
+  {
+    flags: '--trust-proxy <address>',
+    description:
+      "a proxy's IP address (the cluster's nginx) whose X-Real-IP header names the client for the per-client shares; no one else's is believed (repeatable, or comma-separated)",
+    parse: ipAddresses,
   },
   {
     flags: '--admin-key <key>',

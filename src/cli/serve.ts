@@ -19,6 +19,8 @@ export interface ServeFlags {
   logLevel: LevelWithSilent
   requestLog?: LevelWithSilent
   corsOrigins: '*' | string[]
+  /** Proxies whose `X-Real-IP` names the client (the cluster's nginx). */
+  trustProxy?: string[]
   /** Host names besides the loopback ones and `--host` whose pages may call the admin API. */
   allowedHost?: string[]
   adminKey?: string
