@@ -224,6 +224,12 @@ export const sandboxFlags: readonly SandboxFlag[] = [
     description: 'keep tenants in this Redis (needs --cluster-secret): write-through, takeover',
     parse: redisUrl,
   },
+  {
+    flags: '--redis-bytes-total <size>',
+    description:
+      "bytes all tenants may keep in Redis together, one client its --client-share; beyond, tenants idle for --tenant-idle-seconds make room, or 507 (default 64MiB)",
+    parse: byteSize(1 << 20, 2 ** 40),
+  },
 ]
 
 /** A flag's long name, as in `--port` → `port`. */
