@@ -145,7 +145,7 @@ describe("the cluster's Redis budget (issue 44, items 2 and 3)", () => {
       await new Promise((resolve) => setTimeout(resolve, (idleSeconds + 1) * 1000))
       const tenant = (await tenants('127.0.0.7', 1))[0] as Tenant
       newcomer = tenant
-      for (let id = 1; id <= 20; id++) expect((await create('127.0.0.7', tenant, id)).status).toBe(200)
+      for (let id = 1; id <= 20; id++) expect((await create('127.0.0.7', tenant, 100 + id)).status).toBe(200)
       expect(Number(await client.get('psm:budget:all'))).toBeLessThanOrEqual(budget)
 
       // Some idle tenant was evicted from Redis to make room: its tokens still work, from its recipe (1 plant).
