@@ -231,7 +231,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
       const port = ports[index]
       if (port === undefined) throw new Error(`No replica ${index}`)
       // nginx, on loopback, passes each client's address in X-Real-IP: the replicas believe it from there only.
-      const args = ['--port', String(port), '--log-level', 'warn', '--cluster-secret', secret, '--trust-proxy', '127.0.0.1']
+      const args = [
+        '--port',
+        String(port),
+        '--log-level',
+        'warn',
+        '--cluster-secret',
+        secret,
+        '--trust-proxy',
+        '127.0.0.1',
+      ]
       if (redisUrl) args.push('--redis-url', redisUrl)
       args.push(...(options.replicaArgs ?? []))
       const child = track(

@@ -227,7 +227,7 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   {
     flags: '--redis-bytes-total <size>',
     description:
-      "bytes all tenants may keep in Redis together, one client its --client-share; beyond, tenants idle for --tenant-idle-seconds make room, or 507 (default 64MiB)",
+      'bytes all tenants may keep in Redis together, one client its --client-share; beyond, tenants idle for --tenant-idle-seconds make room, or 507 (default 64MiB)',
     parse: byteSize(1 << 20, 2 ** 40),
   },
 ]

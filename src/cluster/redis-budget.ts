@@ -22,8 +22,9 @@
  * a tenant goes. The budget's keys are named in the scripts, not passed as
  * `KEYS`: one Redis per cluster (not Redis Cluster).
  */
-import { formatBytes } from '../core/plant-budget.ts'
+
 import { PlantStoreError } from '../core/errors.ts'
+import { formatBytes } from '../core/plant-budget.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
 
 /**

@@ -198,7 +198,10 @@ export class Replica {
     if (typeof options.plants !== 'number') {
       try {
         const owner = options.owner ?? 'unknown'
-        await this.#materialise({ tenantId: recipe.tenant, signed: { ...recipe, access: 'write' }, owner }, options.plants)
+        await this.#materialise(
+          { tenantId: recipe.tenant, signed: { ...recipe, access: 'write' }, owner },
+          options.plants,
+        )
       } catch (error) {
         this.#release(recipe.tenant)
         throw error

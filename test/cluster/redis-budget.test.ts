@@ -99,6 +99,11 @@ async function tenants(from: string, count: number): Promise<Tenant[]> {
   return made
 }
 
+/** A measured figure, one line on the suite's output (the issue's closing note quotes them). */
+function report(line: string): void {
+  process.stdout.write(`[cluster attack] ${line}\n`)
+}
+
 describe("the cluster's Redis budget (issue 44, items 2 and 3)", () => {
   const attackers: Array<{ from: string; tenants: Tenant[] }> = []
   let newcomer: Tenant | undefined
@@ -109,7 +114,7 @@ describe("the cluster's Redis budget (issue 44, items 2 and 3)", () => {
     attackers.push({ from, tenants: mine })
     const { created, refusal } = await fill(from, mine)
     const held = await storedBytes(mine)
-    console.info(
+    report(
       `item 3: one client: ${created} plants of the longest created, then ${refusal?.status}; its plants in Redis: ${held} bytes (share ${share})`,
     )
     expect(refusal?.status).toBe(507)
@@ -137,7 +142,7 @@ describe("the cluster's Redis budget (issue 44, items 2 and 3)", () => {
     try {
       const counted = Number(await client.get('psm:budget:all'))
       const memory = Number(/used_memory:(\d+)/.exec(await client.info('memory'))?.[1])
-      console.info(`item 3: four clients filled: ${counted} bytes counted of ${budget}; Redis used_memory ${memory}`)
+      report(`item 3: four clients filled: ${counted} bytes counted of ${budget}; Redis used_memory ${memory}`)
       expect(counted).toBeLessThanOrEqual(budget)
       expect(counted).toBeGreaterThan(budget * 0.9)
       expect(memory).toBeLessThan(32 << 20)
