@@ -14,6 +14,7 @@ import {
   hostNames,
   httpUrl,
   integer,
+  ipAddresses,
   origins,
   readFixturesFile,
   redisUrl,
@@ -96,6 +97,12 @@ export const sandboxFlags: readonly SandboxFlag[] = [
     description:
       'a host name the sandbox is reached by, whose pages may call the admin API (repeatable, or comma-separated)',
     parse: hostNames,
+  },
+  {
+    flags: '--trust-proxy <address>',
+    description:
+      "a proxy's IP address (the cluster's nginx) whose X-Real-IP header names the client for the per-client shares; no one else's is believed (repeatable, or comma-separated)",
+    parse: ipAddresses,
   },
   {
     flags: '--admin-key <key>',
@@ -219,6 +226,12 @@ export const sandboxFlags: readonly SandboxFlag[] = [
     flags: '--redis-url <url>',
     description: 'keep tenants in this Redis (needs --cluster-secret): write-through, takeover',
     parse: redisUrl,
+  },
+  {
+    flags: '--redis-bytes-total <size>',
+    description:
+      'bytes all tenants may keep in Redis together, one client its --client-share; beyond, tenants idle for --tenant-idle-seconds make room, or 507 (default 64MiB)',
+    parse: byteSize(1 << 20, 2 ** 40),
   },
 ]
 

@@ -139,6 +139,25 @@ export function hostNames(value: string, previous: readonly string[] = []): stri
 }
 
 /**
+ * IP addresses, repeatable and comma-separated (`--trust-proxy 127.0.0.1,::1
+ * --trust-proxy 10.0.0.5`): a host name is refused, since a proxy is known by
+ * the address its connections come from.
+ *
+ * @example
+ * ipAddresses('10.0.0.5', ['127.0.0.1']) // ['127.0.0.1', '10.0.0.5']
+ */
+export function ipAddresses(value: string, previous: readonly string[] = []): string[] {
+  const addresses = value
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean)
+  if (addresses.length === 0 || !addresses.every((address) => isIP(address) !== 0)) {
+    throw new InvalidFlagValue('must be IP addresses, e.g. 127.0.0.1 or 127.0.0.1,::1.')
+  }
+  return [...previous, ...addresses]
+}
+
+/**
  * A path to a file (existing or not) in an existing folder the process may
  * write to: checked at start, so that a file written later (on shutdown, or
  * once listening) is not lost.

@@ -19,6 +19,8 @@ export interface ServeFlags {
   logLevel: LevelWithSilent
   requestLog?: LevelWithSilent
   corsOrigins: '*' | string[]
+  /** Proxies whose `X-Real-IP` names the client (the cluster's nginx). */
+  trustProxy?: string[]
   /** Host names besides the loopback ones and `--host` whose pages may call the admin API. */
   allowedHost?: string[]
   adminKey?: string
@@ -45,6 +47,7 @@ export interface ServeFlags {
   webhookUrl?: string
   clusterSecret?: string
   redisUrl?: string
+  redisBytesTotal?: number
 }
 
 /**
@@ -75,6 +78,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     webhookUrl,
     clusterSecret,
     redisUrl,
+    redisBytesTotal,
     readyFile,
     tenantIdleSeconds,
     allowedHost,
@@ -83,6 +87,9 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
   } = flags
   if (redisUrl && !clusterSecret) {
     return refuse('--redis-url needs --cluster-secret (the secret every replica shares).', 2)
+  }
+  if (redisBytesTotal !== undefined && !redisUrl) {
+    return refuse('--redis-bytes-total needs --redis-url (it bounds what the tenants keep in Redis).', 2)
   }
   const eventLog = pino({ name: 'plant-store-mock', level: logLevel }, stdout)
   // Loaded only when asked for: most sandboxes post no webhooks.
@@ -101,7 +108,7 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
       adminKey: adminKey || undefined, // an empty --admin-key (or PLANT_STORE_ADMIN_KEY=) asks for none
       webhook,
       requestLog: requestLog === 'silent' ? undefined : eventLog.child({}, { level: requestLog }),
-      cluster: clusterSecret ? { secret: clusterSecret, redisUrl } : undefined,
+      cluster: clusterSecret ? { secret: clusterSecret, redisUrl, redisBytesTotal } : undefined,
       eventLog,
     })
   } catch (error) {

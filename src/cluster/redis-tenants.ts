@@ -22,6 +22,14 @@ import type { StoredPlant } from '../core/schemas.ts'
 import type { StoreChange, TenantSnapshot } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
+import {
+  budgetError,
+  budgetLua,
+  entryOverheadBytes,
+  type RedisBudgetOptions,
+  tenantOverheadBytes,
+  withBudget,
+} from './redis-budget.ts'
 
 /**
  * The Pub/Sub channel on which claims are announced: `<tenant> <replica>`.
@@ -79,18 +87,22 @@ if expires then redis.call('PEXPIREAT', KEYS[1], expires) redis.call('PEXPIREAT'
 else redis.call('PEXPIRE', KEYS[1], ${worldTenantIdleMs}) redis.call('PEXPIRE', KEYS[2], ${worldTenantIdleMs}) end`
 
 /**
- * KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', expiry (epoch ms) or '', then
- * id/value pairs. Answers the status, and when claimed the spec, fault rules and plants in the same step (an
- * expiry cannot fall between the claim and the read). A tenant whose expiry has passed is `expired`.
+ * KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', expiry (epoch ms) or '', the
+ * client it is charged to in the budget, then id/value pairs. Answers the status, and when claimed the spec,
+ * fault rules and plants in the same step (an expiry cannot fall between the claim and the read). A tenant whose
+ * expiry has passed is `expired`. A tenant new to Redis must fit the budget (see `redis-budget.ts`).
  */
 const claimScript = `
 if redis.call('HEXISTS', KEYS[1], 'deleted') == 1 then return 'deleted' end
 local known = redis.call('HEXISTS', KEYS[1], 'spec') == 1
 if not known then
   if ARGV[3] == '' then return 'unknown' end
-  redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'seq', (#ARGV - 4) / 2)
+  budget_charge(ARGV[2], #ARGV[3] + ${tenantOverheadBytes} + budget_entries(6), ARGV[5], ARGV[4] ~= '' and ARGV[4] or nil)
+  redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'seq', (#ARGV - 5) / 2)
   if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'expires', ARGV[4]) end
-  for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+  for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+else
+  budget_charge(ARGV[2], 0, ARGV[5])
 end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1])
 ${expire}
@@ -99,19 +111,37 @@ redis.call('PUBLISH', '${claimsChannel}', ARGV[2] .. ' ' .. ARGV[1])
 local found = redis.call('HMGET', KEYS[1], 'spec', 'faults')
 return {'claimed', found[1], found[2] or '[]', redis.call('HGETALL', KEYS[2])}`
 
-/** ARGV: replica, id, plant JSON. */
+/** The tenant id of a script's KEYS[1] (`psm:tenant:<id>`), for the budget. */
+const tenantOfKey = `local tenant_id = string.sub(KEYS[1], ${tenantKey('').length + 1})`
+
+/** ARGV: replica, id, plant JSON. Charged to the budget before it is written (a plant replaced: the difference). */
 const createScript = `${fence}
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('HSET', KEYS[2], ARGV[2], '{"s":' .. seq .. ',"p":' .. ARGV[3] .. '}')
+${tenantOfKey}
+local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1
+local value = '{"s":' .. seq .. ',"p":' .. ARGV[3] .. '}'
+local old = redis.call('HSTRLEN', KEYS[2], ARGV[2])
+local delta = #ARGV[2] + #value + ${entryOverheadBytes}
+if old > 0 then delta = delta - old - #ARGV[2] - ${entryOverheadBytes} end
+budget_charge(tenant_id, delta)
+redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('HSET', KEYS[2], ARGV[2], value)
 ${expire}
 return seq`
 
 /** ARGV: replica, id. */
 const deleteScript = `${fence}
+${tenantOfKey}
+local old = redis.call('HSTRLEN', KEYS[2], ARGV[2])
+if old > 0 then budget_charge(tenant_id, -(old + #ARGV[2] + ${entryOverheadBytes})) end
 return redis.call('HDEL', KEYS[2], ARGV[2])`
 
 /** ARGV: replica, then id/value pairs. A reset also clears the tenant's fault rules, as the sandbox's reset does. */
 const resetScript = `${fence}
+${tenantOfKey}
+local held = 0
+local stored = redis.call('HGETALL', KEYS[2])
+for i = 1, #stored, 2 do held = held + #stored[i] + #stored[i + 1] + ${entryOverheadBytes} end
+budget_charge(tenant_id, budget_entries(2) - held)
 redis.call('DEL', KEYS[2])
 for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 redis.call('HSET', KEYS[1], 'seq', (#ARGV - 1) / 2)
@@ -132,6 +162,7 @@ return 'saved'`
  */
 const deleteTenantScript = `#!lua flags=allow-oom
 local expires = redis.call('HGET', KEYS[1], 'expires')
+budget_forget(ARGV[1])
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('HSET', KEYS[1], 'deleted', '1')
 if expires then redis.call('PEXPIREAT', KEYS[1], expires) else redis.call('PEXPIRE', KEYS[1], ${worldTenantIdleMs}) end
@@ -162,11 +193,14 @@ export class RedisTenants {
   readonly replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
   readonly #client: RedisClientType
   readonly #subscriber: RedisClientType
+  /** The budget's Lua functions, with its limits, prepended to every script. */
+  readonly #budget: string
   #connectedOnce = false
 
-  private constructor(client: RedisClientType, subscriber: RedisClientType) {
+  private constructor(client: RedisClientType, subscriber: RedisClientType, budget: RedisBudgetOptions) {
     this.#client = client
     this.#subscriber = subscriber
+    this.#budget = budgetLua(budget)
   }
 
   /**
@@ -175,16 +209,23 @@ export class RedisTenants {
    * whenever it is down) writes and claims fail with 503, and the client
    * keeps reconnecting. `onUp` runs each time the connection is (re)made,
    * `onDown` when it is lost: claims announced meanwhile may have been missed.
+   * Tenants are kept within `budget` (see `redis-budget.ts`; by default its
+   * total, no share, and tenants idle for 10 minutes make room).
    */
   static connect(
     url: string,
-    options: { onClaimed: (tenantId: string) => void; onUp?: () => void; onDown?: (error: Error) => void },
+    options: {
+      onClaimed: (tenantId: string) => void
+      onUp?: () => void
+      onDown?: (error: Error) => void
+      budget?: RedisBudgetOptions
+    },
   ): RedisTenants {
     const socket = { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) }
     const client: RedisClientType = createClient({ url, disableOfflineQueue: true, socket })
     // The subscriber queues its SUBSCRIBE until connected, and node-redis subscribes again after each reconnection.
     const subscriber: RedisClientType = createClient({ url, socket })
-    const tenants = new RedisTenants(client, subscriber)
+    const tenants = new RedisTenants(client, subscriber, options.budget ?? { idleMs: 600_000 })
     let up = false
     client.on('ready', () => {
       up = true
@@ -220,20 +261,27 @@ export class RedisTenants {
   /**
    * Claims a tenant for this replica and reads it back with its fault rules.
    * When Redis has none, `initial` (the tenant as its recipe makes it) is
-   * written first, to expire at `expiresAt` (epoch ms) if given; without it
-   * the claim is `unknown`.
+   * written first, to expire at `expiresAt` (epoch ms) if given, charged to
+   * `owner` (a client, see `clientOf`) in the budget; without it the claim
+   * is `unknown`. A new tenant that does not fit the budget is refused (503).
    */
-  async claim(tenantId: string, initial: TenantSnapshot | undefined, expiresAt?: number): Promise<Claim> {
+  async claim(
+    tenantId: string,
+    initial: TenantSnapshot | undefined,
+    expiresAt?: number,
+    owner = 'unknown',
+  ): Promise<Claim> {
     const args = [this.replica, tenantId]
     if (initial) {
       const { plants, ...spec } = initial
       args.push(
         JSON.stringify(spec),
         expiresAt === undefined ? '' : String(expiresAt),
+        owner,
         ...plants.flatMap((plant, index) => entry(index + 1, plant)),
       )
     } else {
-      args.push('', '')
+      args.push('', '', owner)
     }
     const answer = await this.#run(claimScript, tenantId, args)
     if (!Array.isArray(answer)) return { status: answer as 'unknown' | 'deleted' | 'expired' }
@@ -293,9 +341,14 @@ export class RedisTenants {
     if (!this.#client.isReady)
       throw storageUnavailable('The sandbox cannot reach its durable storage; nothing changed.')
     try {
-      return await this.#client.eval(script, { keys: [tenantKey(tenantId), plantsKey(tenantId)], arguments: args })
+      return await this.#client.eval(withBudget(this.#budget, script), {
+        keys: [tenantKey(tenantId), plantsKey(tenantId)],
+        arguments: args,
+      })
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('MOVED')) throw new TenantMovedError(tenantId)
+      const refused = error instanceof Error && budgetError(error.message, script === claimScript ? 'claim' : 'write')
+      if (refused) throw refused
       if (error instanceof Error && error.message.startsWith('OOM')) {
         throw storageUnavailable(
           "The sandbox's durable storage is full; nothing changed. Tenants leave it when they expire: try again later.",

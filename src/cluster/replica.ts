@@ -24,7 +24,9 @@ import {
   type StoreChange,
 } from '../core/store.ts'
 import type { FaultRules, SavedFaultRule } from '../faults/fault-rules.ts'
+import { clientOf } from '../server/admin/provisioning-rate.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
+import { defaultRedisBytesTotal } from './redis-budget.ts'
 import { RedisTenants, storageUnavailable, type TenantChange, TenantMovedError } from './redis-tenants.ts'
 import { type SignedToken, type TenantRecipe, TenantTokens } from './tenant-tokens.ts'
 
@@ -44,7 +46,15 @@ export interface ClusterOptions {
   secret: string
   /** Keep tenants in this Redis (`redis://127.0.0.1:6379`): write-through, and takeover by another replica. */
   redisUrl?: string
+  /**
+   * Bytes all tenants may keep in Redis together (default {@link defaultRedisBytesTotal}); one client's
+   * tenants their `clientShare` of it, and tenants idle for `tenantIdleMs` make room (see `redis-budget.ts`).
+   */
+  redisBytesTotal?: number | undefined
 }
+
+/** The owner (a client, see `clientOf`) the world's tenants are charged to together, in Redis and in memory. */
+const worldOwner = 'world'
 
 /**
  * A replica's part of the cluster. Create it with {@link Replica.join} before
@@ -89,7 +99,7 @@ export class Replica {
   /** Joins the cluster: checks the secret and, with a Redis URL, connects to Redis. */
   static async join(
     options: ClusterOptions,
-    context: { eventLog?: Logger; maxTenants?: number } = {},
+    context: { eventLog?: Logger; maxTenants?: number; clientShare?: number; tenantIdleMs?: number } = {},
   ): Promise<Replica> {
     const tokens = new TenantTokens(options.secret)
     const log = context.eventLog
@@ -105,6 +115,11 @@ export class Replica {
             log?.info('redis reachable: writes are accepted')
           },
           onDown: (error) => log?.warn({ err: error.message }, 'redis unreachable: writes answer 503 until it is back'),
+          budget: {
+            bytes: options.redisBytesTotal ?? defaultRedisBytesTotal,
+            share: context.clientShare,
+            idleMs: context.tenantIdleMs ?? 600_000,
+          },
         })
       : undefined
     replica = new Replica(tokens, redis, log, context.maxTenants ?? 100)
@@ -182,7 +197,11 @@ export class Replica {
     const tokens = this.#tokens.issue(recipe)
     if (typeof options.plants !== 'number') {
       try {
-        await this.#materialise({ tenantId: recipe.tenant, signed: { ...recipe, access: 'write' } }, options.plants)
+        const owner = options.owner ?? 'unknown'
+        await this.#materialise(
+          { tenantId: recipe.tenant, signed: { ...recipe, access: 'write' }, owner },
+          options.plants,
+        )
       } catch (error) {
         this.#release(recipe.tenant)
         throw error
@@ -212,7 +231,7 @@ export class Replica {
           }),
         )
       }
-      return this.#serve(caller).then(
+      return this.#serve(caller, request.client).then(
         () => handler(request),
         (error: unknown) => renderError(error),
       )
@@ -266,11 +285,13 @@ export class Replica {
     return { tenantId: signed.tenant, signed }
   }
 
-  #serve(caller: { tenantId: string; signed?: SignedToken }): Promise<void> {
+  /** Serves the caller's tenant here; the client's address (`client`) is who a tenant new to memory or Redis is charged to. */
+  #serve(caller: { tenantId: string; signed?: SignedToken }, client: string | undefined): Promise<void> {
     const { tenantId } = caller
     let pending = this.#pending.get(tenantId)
     if (!pending) {
-      pending = this.#materialise(caller).finally(() => this.#pending.delete(tenantId))
+      const owner = caller.signed ? clientOf(client) : worldOwner
+      pending = this.#materialise({ ...caller, owner }).finally(() => this.#pending.delete(tenantId))
       this.#pending.set(tenantId, pending)
     }
     return pending
@@ -282,7 +303,7 @@ export class Replica {
    * holds it, with its fault rules.
    */
   async #materialise(
-    { tenantId, signed }: { tenantId: string; signed?: SignedToken | undefined },
+    { tenantId, signed, owner }: { tenantId: string; signed?: SignedToken | undefined; owner?: string | undefined },
     plants?: readonly StoredPlant[],
   ): Promise<void> {
     const store = this.#attached()
@@ -292,7 +313,10 @@ export class Replica {
       if (!signed || store.hasTenant(tenantId) || (signed.plants === 'exact' && !plants)) return
       const expiresAt = new Date(signed.expiresAt * 1000).toISOString()
       const recipe = { ...signed, plants: plants ?? (signed.plants as number), expiresAt }
-      await store.putTenant(provisionedTenantSpec(tenantId, this.#tokens.issue(signed), recipe), { provisioned: true })
+      await store.putTenant(provisionedTenantSpec(tenantId, this.#tokens.issue(signed), recipe), {
+        provisioned: true,
+        owner,
+      })
       this.#fromRecipe.add(tenantId)
       this.#evict()
     }
@@ -302,7 +326,7 @@ export class Replica {
       this.#ready.add(tenantId)
       return
     }
-    let claim = await redis.claim(tenantId, undefined)
+    let claim = await redis.claim(tenantId, undefined, undefined, owner)
     if (claim.status === 'unknown') {
       await make()
       const held = store.tenantSnapshot(tenantId)
@@ -311,10 +335,10 @@ export class Replica {
         // A world tenant Redis no longer holds (idle for a day) starts again from its seeded plants, whatever an
         // earlier claim left in this replica's memory.
         const { seedPlants, plants: _, ...tenant } = held
-        await store.putTenant({ ...tenant, plants: seedPlants }, { provisioned: false })
+        await store.putTenant({ ...tenant, plants: seedPlants }, { provisioned: false, owner })
       }
       const initial = signed ? held : store.tenantSnapshot(tenantId)
-      claim = await redis.claim(tenantId, initial, signed && signed.expiresAt * 1000)
+      claim = await redis.claim(tenantId, initial, signed && signed.expiresAt * 1000, owner)
     }
     if (claim.status === 'deleted' || claim.status === 'expired') {
       this.#release(tenantId)
@@ -323,7 +347,7 @@ export class Replica {
     }
     if (claim.status === 'claimed') {
       const { seedPlants, plants: held, ...tenant } = claim.tenant
-      await store.putTenant({ ...tenant, plants: seedPlants }, { plants: held, provisioned: fromRecipe })
+      await store.putTenant({ ...tenant, plants: seedPlants }, { plants: held, provisioned: fromRecipe, owner })
       this.#faults?.restore(tenantId, claim.faults)
       if (fromRecipe) this.#fromRecipe.add(tenantId)
       this.#ready.add(tenantId)

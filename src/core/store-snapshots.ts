@@ -49,13 +49,16 @@ export class StoreSnapshots {
     }
   }
 
-  async putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
+  async putTenant(
+    spec: TenantSpec,
+    options: { plants?: readonly StoredPlant[]; provisioned: boolean; owner?: string | undefined },
+  ): Promise<void> {
     const state = this.#state
     const checked = tenantSpecSchema.parse(spec)
     const tenant = await state.build(checked, options.plants)
     await this.#loads.settle()
     state.tenants.remove(tenant.id)
-    state.insert(tenant, options.provisioned)
+    state.insert(tenant, options.provisioned, options.owner)
     const { plants, provisioned } = options
     // Not undone: the tenant it replaced is gone from the log's point of view either way.
     await state.record?.({ kind: 'tenant', tenantId: tenant.id, spec: checked, plants, provisioned })

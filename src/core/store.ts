@@ -418,7 +418,10 @@ export class PlantStore {
    * const { seedPlants, plants, ...tenant } = saved // a TenantSnapshot
    * await store.putTenant({ ...tenant, plants: seedPlants }, { plants, provisioned: true })
    */
-  putTenant(spec: TenantSpec, options: { plants?: readonly StoredPlant[]; provisioned: boolean }): Promise<void> {
+  putTenant(
+    spec: TenantSpec,
+    options: { plants?: readonly StoredPlant[]; provisioned: boolean; owner?: string | undefined },
+  ): Promise<void> {
     return this.#snapshots.putTenant(spec, options)
   }
 

@@ -17,6 +17,7 @@ import type { AdminOptions, createAdmin } from './admin/admin.ts'
 import { defaultClientShare } from './admin/provisioning-rate.ts'
 import { withReadOnlyWorld } from './admin/read-only-world.ts'
 import { defaultTenantIdleMs } from './admin/tenant-lifecycle.ts'
+import { type ClientAddress, clientAddress } from './connections/client-address.ts'
 import { UnsentBytes } from './connections/unsent-bytes.ts'
 import { createInspector, type Inspector } from './events/inspector.ts'
 import { requestLog } from './events/request-log.ts'
@@ -98,6 +99,13 @@ export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
   eventLog?: Logger
   /** This server is a replica of a cluster (issue 14): it provisions and materialises tenants through it. */
   replica?: Replica
+  /**
+   * Addresses of proxies (e.g. the cluster's nginx) whose `X-Real-IP` header
+   * names the client, for the per-client shares; any other sender's header
+   * is ignored (see `clientAddress`). Default: none, every client is the
+   * address it connects from.
+   */
+  trustProxy?: readonly string[]
 }
 
 export interface CreateAppOptions extends PlantStoreRouterOptions {
@@ -144,6 +152,8 @@ export interface SandboxParts {
   readonly unsent: UnsentBytes
   /** The caps on held requests, which requests waiting for their turn on a connection count against too. */
   readonly held: HeldRequests
+  /** Each request's client address: the connection's, or a trusted proxy's `X-Real-IP` (`trustProxy`). */
+  readonly clientOf: ClientAddress
 }
 
 /**
@@ -295,7 +305,8 @@ export function sandboxParts(
     : builtOnFirstRequest(async () => (await import('./admin/admin.ts')).createAdmin(adminOptions), eventLog)
 
   const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
-  return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent, held }
+  const clientOf = clientAddress(options.trustProxy)
+  return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent, held, clientOf }
 }
 
 /**
@@ -375,7 +386,7 @@ export function sandboxListener(
 ): RequestListener {
   const log = options.requestLog ? requestLog(options.requestLog) : undefined
   const corsMiddleware = simpleCors(corsOptions(options.corsOrigins))
-  const answer = toListener(parts.api, parts.unsent)
+  const answer = toListener(parts.api, parts.unsent, parts.clientOf)
   const proceed = () => undefined
   let app: RequestListener | undefined
   const loaded = onDemand(loadApp, loadFailed(options.eventLog, 'the Express app (admin API, docs, preflights)'))

@@ -4,6 +4,7 @@ import type { PlantStoreHandler } from '../../core/core.ts'
 import { PlantStoreError, renderError } from '../../core/errors.ts'
 import { type CoreRequest, type CoreResponse, LimitedBody, maxBodyPieces } from '../../core/http.ts'
 import { contract } from '../../generated/contract.ts'
+import type { ClientAddress } from '../connections/client-address.ts'
 import type { UnsentBytes } from '../connections/unsent-bytes.ts'
 
 /**
@@ -13,7 +14,7 @@ import type { UnsentBytes } from '../connections/unsent-bytes.ts'
  * `Authorization` included), and a body reader that checks `Content-Length`
  * before reading and stops as soon as the limit is passed.
  */
-function toCoreRequest(req: IncomingMessage, res: ServerResponse): CoreRequest {
+function toCoreRequest(req: IncomingMessage, res: ServerResponse, clientOf: ClientAddress | undefined): CoreRequest {
   const url = req.url ?? '/'
   const queryStart = url.indexOf('?')
   // The request log, when there is one, has given the request its id already.
@@ -25,9 +26,9 @@ function toCoreRequest(req: IncomingMessage, res: ServerResponse): CoreRequest {
     query: queryStart === -1 ? '' : url.slice(queryStart + 1),
     header: (name) => header(req.rawHeaders, name),
     readBody: (limit) => readBody(req, limit),
-    // Read only when asked (provisioning's rate), not on the hot path.
+    // Read only when asked (provisioning's rate), not on the hot path; behind a trusted proxy, its X-Real-IP.
     get client() {
-      return req.socket.remoteAddress
+      return clientOf ? clientOf(req) : req.socket.remoteAddress
     },
   }
 }
@@ -286,9 +287,9 @@ function failTransport(res: ServerResponse, { status, headers, body, fault }: Co
  * @example
  * app.use(toMiddleware(createCore(store)))
  */
-export function toMiddleware(handle: PlantStoreHandler, unsent?: UnsentBytes) {
+export function toMiddleware(handle: PlantStoreHandler, unsent?: UnsentBytes, clientOf?: ClientAddress) {
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void =>
-    answer(handle, req, res, next, unsent)
+    answer(handle, req, res, next, unsent, clientOf)
 }
 
 /**
@@ -301,6 +302,7 @@ export function toMiddleware(handle: PlantStoreHandler, unsent?: UnsentBytes) {
 export function toListener(
   handle: PlantStoreHandler,
   unsent?: UnsentBytes,
+  clientOf?: ClientAddress,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) =>
     answer(
@@ -316,6 +318,7 @@ export function toListener(
         else sendCoreResponse(req, res, renderError(error))
       },
       unsent,
+      clientOf,
     )
 }
 
@@ -330,11 +333,12 @@ function answer(
   res: ServerResponse,
   fail: (error: unknown) => void,
   unsent: UnsentBytes | undefined,
+  clientOf?: ClientAddress,
 ) {
   const earlier = pending.get(req.socket)
-  if (!earlier) answerNow(handle, req, res, fail, unsent)
+  if (!earlier) answerNow(handle, req, res, fail, unsent, clientOf)
   else {
-    const run = () => answerNow(handle, req, res, fail, unsent)
+    const run = () => answerNow(handle, req, res, fail, unsent, clientOf)
     track(req.socket, earlier.then(run, run))
   }
 }
@@ -345,13 +349,14 @@ function answerNow(
   res: ServerResponse,
   fail: (error: unknown) => void,
   unsent: UnsentBytes | undefined,
+  clientOf: ClientAddress | undefined,
 ): Promise<void> | undefined {
   // The connection closes after an earlier refused body: left unanswered, this goes with it.
   if (closing.has(req.socket)) return undefined
   gatherBody(req)
   let response: ReturnType<PlantStoreHandler>
   try {
-    response = handle(toCoreRequest(req, res))
+    response = handle(toCoreRequest(req, res, clientOf))
   } catch (error) {
     fail(error)
     return undefined

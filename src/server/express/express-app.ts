@@ -51,15 +51,15 @@ function mountedRouter(): Router {
   return express.Router({ caseSensitive: false, strict: false })
 }
 
-function routerOf({ api, admin, inspector, unsent }: SandboxParts): Router {
+function routerOf({ api, admin, inspector, unsent, clientOf }: SandboxParts): Router {
   const router = mountedRouter()
-  const apiMiddleware = toMiddleware(api, unsent)
+  const apiMiddleware = toMiddleware(api, unsent, clientOf)
   // The API first: it is the hot path, and its paths never collide with the others.
   router.use((req, res, next) => {
     if (isApiPath(req.url)) apiMiddleware(req, res, next)
     else next()
   })
-  router.use(adminMount, inspector.middleware, sandboxContractMiddleware, toMiddleware(admin, unsent))
+  router.use(adminMount, inspector.middleware, sandboxContractMiddleware, toMiddleware(admin, unsent, clientOf))
   router.use(docsRouter())
   // Everything else is the core's 404 (or 405) Error body.
   router.use(apiMiddleware)
