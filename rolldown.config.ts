@@ -1,12 +1,15 @@
 /**
  * The library build (`npm run build`): the seven package entries bundled into
- * `dist/lib/` — one file per entry, shared chunks under `dist/lib/chunks/`,
- * source maps beside them — and a declaration bundle per entry.
+ * `dist/lib/` — one file per entry, shared chunks under `dist/lib/chunks/`, no
+ * source maps (they were a quarter of the install) — and a declaration bundle
+ * per entry.
  *
  * What a frontend installs is `msw` (a peer) and this package, nothing more:
  * every other runtime dependency (`@msw/data` and its `es-toolkit`, `zod`,
  * `@faker-js/faker`, `yaml`, `ajv`, `commander`, `cors`, `pino`) is bundled
- * and tree-shaken here, and their types are inlined into the declarations.
+ * and tree-shaken here, and their types are inlined into the declarations
+ * (zod's are shipped beside them, see `zodTypes`, so zod is not installed
+ * with the package: its 6 MB were most of what a frontend paid on disk).
  * External stay the peers: `msw`, `express` (only `plant-store-mock/server`
  * imports it; an optional peer for embedding) and `@pact-foundation/pact`
  * (only `verify`; an optional peer), `@playwright/test` (only `plant-store-mock/playwright`; an optional
@@ -15,13 +18,42 @@
  * Swagger UI's files are copied into `dist/swagger-ui/` (what the `/docs`
  * page serves), so `swagger-ui-dist` is a build-time dependency only.
  */
-import { cpSync, mkdirSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { defineConfig } from 'rolldown'
 import { dts } from 'rolldown-plugin-dts'
 
 const require = createRequire(import.meta.url)
+
+/**
+ * zod's own declarations, unchanged, for the exported schemas' types (`plantSchema` and the others are zod/mini
+ * schemas): zod/mini's and the core's and locales' they import, 230 kB, copied into `dist/lib/zod-types/` with
+ * zod's licence, and the declarations' `zod/mini` and `zod/v4/core` imports pointed there. So `npm i
+ * plant-store-mock` does not install zod (6 MB, most of it sources and builds the package never runs: the code
+ * that runs is the bundled copy). Inlining them into the declaration bundle instead renames zod's types, and a
+ * strict check (`skipLibCheck: false`) then fails zod's variance annotations.
+ */
+const zodTypes = {
+  folders: ['mini', 'v4/mini', 'v4/core', 'v4/locales'],
+  into: 'zod-types',
+  copy(): void {
+    const from = dirname(require.resolve('zod/package.json'))
+    const to = join(import.meta.dirname, 'dist', 'lib', zodTypes.into)
+    rmSync(to, { recursive: true, force: true })
+    for (const folder of zodTypes.folders) {
+      mkdirSync(join(to, folder), { recursive: true })
+      for (const file of readdirSync(join(from, folder)).filter((name) => name.endsWith('.d.ts')))
+        cpSync(join(from, folder, file), join(to, folder, file))
+    }
+    cpSync(join(from, 'LICENSE'), join(to, 'LICENSE'))
+  },
+  /** A declaration file's `from "zod/…"` pointed at the copy, relative to where the file is written. */
+  point(code: string, fileName: string): string {
+    const up = '../'.repeat(fileName.split('/').length - 1) || './'
+    return code.replace(/from "zod\/(mini|v4\/core)"/g, (_, path: string) => `from "${up}${zodTypes.into}/${path}/index.js"`)
+  },
+}
 
 /** The peers: imported from the consumer's own copy, never bundled. */
 const peers = [/^vitest(\/|$)/, /^msw(\/|$)/, /^express(\/|$)/, /^@pact-foundation\/pact(\/|$)/, /^@playwright\/test(\/|$)/, /^node:/]
@@ -66,9 +98,9 @@ const input = {
 }
 
 /**
- * Packages whose types the declarations import rather than inline: the peers, `zod` (a dependency for its
- * types alone: `plantSchema` and the other exported schemas are zod schemas) and the packages whose
- * declarations are CommonJS (`export =`), which a declaration bundle cannot inline.
+ * Packages whose types the declarations import rather than inline: the peers, `zod` (its declarations are
+ * shipped as they are: see {@link zodTypes}) and the packages whose declarations are CommonJS (`export =`),
+ * which a declaration bundle cannot inline.
  */
 const typeExternals = [...peers, /^zod(\/|$)/, /^cors$/, /^pino$/, /^ajv(\/|$)/]
 
@@ -90,29 +122,12 @@ export default defineConfig([
     input,
     platform: 'node',
     external: peers,
-    plugins: [
-      { name: 'swagger-ui-assets', writeBundle: copySwaggerUi },
-      {
-        // Source maps map every line, but carry the text of our own sources only: a dependency's is in its package.
-        name: 'own-sources-in-maps',
-        generateBundle(_options, bundle) {
-          for (const file of Object.values(bundle)) {
-            if (file.type !== 'asset' || !file.fileName.endsWith('.map')) continue
-            const map = JSON.parse(String(file.source)) as { sources: string[]; sourcesContent?: (string | null)[] }
-            map.sourcesContent = map.sources.map((source, index) =>
-              source.includes('node_modules/') ? null : (map.sourcesContent?.[index] ?? null),
-            )
-            file.source = JSON.stringify(map)
-          }
-        },
-      },
-    ],
+    plugins: [{ name: 'swagger-ui-assets', writeBundle: copySwaggerUi }],
     output: {
       dir: 'dist/lib',
       format: 'esm',
       entryFileNames: '[name].js',
       chunkFileNames: 'chunks/[name]-[hash].js',
-      sourcemap: true,
       cleanDir: true,
     },
     treeshake,
@@ -134,6 +149,17 @@ export default defineConfig([
         },
       },
       dts({ tsconfig: 'src/tsconfig.build.json', emitDtsOnly: true, sourcemap: false }),
+      {
+        name: 'zod-types',
+        generateBundle(_options, bundle) {
+          for (const file of Object.values(bundle)) {
+            if (!file.fileName.endsWith('.d.ts')) continue
+            if (file.type === 'chunk') file.code = zodTypes.point(file.code, file.fileName)
+            else file.source = zodTypes.point(String(file.source), file.fileName)
+          }
+        },
+        writeBundle: zodTypes.copy,
+      },
     ],
     output: { dir: 'dist/lib', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     checks: quiet,

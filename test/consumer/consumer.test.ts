@@ -107,7 +107,7 @@ afterAll(async () => {
 })
 
 describe('the packed package', () => {
-  test('ships the bundled entries with their types and source maps, the bin bundle, Swagger UI’s files, both contracts, the inspector page, the nginx template, README and LICENSE, and no sources', () => {
+  test('ships the bundled entries with their types and zod’s, the bin bundle, Swagger UI’s files, both contracts, the inspector page, the nginx template, README and LICENSE, and no sources or source maps', () => {
     const paths = packed.files.map((file) => file.path)
     const built =
       /^(dist\/(lib|sandbox|swagger-ui)\/|contracts\/(sandbox\.)?openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
@@ -117,8 +117,9 @@ describe('the packed package', () => {
       expect.arrayContaining([
         'dist/sandbox/cli.js',
         'dist/lib/index.js',
-        'dist/lib/node.js.map',
         'dist/lib/node.d.ts',
+        'dist/lib/zod-types/mini/index.d.ts',
+        'dist/lib/zod-types/LICENSE',
         'dist/swagger-ui/swagger-ui-bundle.js',
         'contracts/openapi.yaml',
         'contracts/sandbox.openapi.yaml',
@@ -127,11 +128,12 @@ describe('the packed package', () => {
       ]),
     )
     expect(paths.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([])
+    expect(paths.filter((path) => path.endsWith('.map'))).toEqual([])
   })
 
-  test('brings a frontend nothing of the sandbox: no server, logger, Redis client, CLI parser or docs page packages', () => {
+  test('brings a frontend nothing of the sandbox (no server, logger, Redis client, CLI parser or docs page packages) and no zod', () => {
     const sandboxOnly = ['express', 'cors', 'pino', '@redis/client', 'commander', 'swagger-ui-dist', 'ajv', 'yaml']
-    const bundled = ['@msw/data', 'es-toolkit', '@faker-js/faker']
+    const bundled = ['@msw/data', 'es-toolkit', '@faker-js/faker', 'zod']
 
     expect(installedByReadme).toContain('plant-store-mock')
     expect(installedByReadme.filter((name) => [...sandboxOnly, ...bundled].includes(name))).toEqual([])
