@@ -137,7 +137,7 @@ export const sandboxFlags: readonly SandboxFlag[] = [
   {
     flags: '--client-share <percent>',
     description:
-      'the part of --plant-bytes-total, --max-tenants (without --admin-key) and --provision-rate-total one client address may take; past it 507, or 429',
+      'the part of --plant-bytes-total, --max-tenants (without --admin-key), --provision-rate-total, --max-held, the inspector streams and (as slots run short) --max-connections one client address may take; past it 507, or 429',
     parse: integer(1, 100),
     default: 25,
   },

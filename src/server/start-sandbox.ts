@@ -40,6 +40,12 @@ export interface StartSandboxOptions extends CreateAppOptions {
    * `Connection: close` (default {@link serverTimeouts.maxRequestsPerSocket}; 0: no limit).
    */
   maxRequestsPerSocket?: number
+  /**
+   * The time a request's body may take to arrive whole once its headers are
+   * in; past it the answer is 408 and the connection closes (default
+   * 10,000 ms, see `slowBodies`).
+   */
+  bodyTimeoutMs?: number
   /** How long in-flight requests may take to finish on close before their connections are cut (default 10,000 ms). */
   shutdownTimeoutMs?: number
   webhook?: Webhook
@@ -144,6 +150,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     maxRequestsPerSocket,
     // A replica sees one address, its proxy's: the proxy bounds each client there.
     clientShare: replica ? 1 : (options.clientShare ?? defaultClientShare),
+    bodyTimeoutMs: options.bodyTimeoutMs,
   })
   const listener = sandboxListener(parts, options, loadApp)
   const { server, url } = await listen(connections.gate(listener), {

@@ -201,6 +201,8 @@ describe('connections', () => {
       maxConnections: 3,
       // Held requests are capped at half the connections by default: here each connection holds one.
       maxHeld: 3,
+      // All from one address, which may take every slot here (the shares: slow-bodies.test.ts).
+      clientShare: 1,
       shutdownTimeoutMs: 100,
     })
     const { port } = new URL(small.url)

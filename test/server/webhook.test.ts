@@ -1,5 +1,5 @@
 /** `--webhook-url`: each created plant is posted as a NewPlant body to a local receiver. */
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
@@ -154,4 +154,34 @@ test('bounds the deliveries waiting: drops a busy tenant’s oldest first, and c
   await until(() => webhook.pending === 0)
   // In turns: Acme, Globex, Initech, then Acme and Globex again (issue 44, 6).
   expect(delivered).toEqual([1001, 1009, 2001, 3001, 1010, 2002])
+})
+
+test('takes turns per client address before tenants: a client with two tenants gets no more turns than one with one (issue 44, 6)', async () => {
+  let open = () => {}
+  const gate = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  const hook = await receiver([], gate)
+  const webhook = new Webhook({ url: hook.url, concurrency: 1 })
+  const sandbox = await sandboxWith(webhook)
+  const { hostname, port } = new URL(sandbox.base)
+  const createFrom = (localAddress: string, tenant: 'acme' | 'globex' | 'initech', id: number) =>
+    new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ id, name: `Plant ${id}` })
+      const headers = { ...bearer(fixtureTokens[tenant].write), 'content-type': 'application/json' }
+      const req = request({ host: hostname, port, method: 'POST', path: '/plants', localAddress, headers }, (res) => {
+        res.resume().on('end', () => resolve(res.statusCode ?? 0))
+      })
+      req.on('error', reject)
+      req.end(body)
+    })
+  // 127.0.0.2 creates in two tenants, 127.0.0.3 in one; the first delivery (1001) is in flight, the rest wait.
+  for (const id of [1001, 1002, 1003]) expect(await createFrom('127.0.0.2', 'acme', id)).toBe(200)
+  for (const id of [2001, 2002]) expect(await createFrom('127.0.0.2', 'globex', id)).toBe(200)
+  for (const id of [3001, 3002]) expect(await createFrom('127.0.0.3', 'initech', id)).toBe(200)
+  open()
+  await until(() => webhook.pending === 0)
+  const ids = hook.deliveries.map(({ body }) => (body as { id: number }).id)
+  // Turns: 127.0.0.2 (Acme, then Globex in its next turn), 127.0.0.3, and so on.
+  expect(ids).toEqual([1001, 1002, 3001, 2001, 3002, 1003, 2002])
 })

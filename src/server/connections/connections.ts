@@ -57,10 +57,8 @@ export const slowBodies = {
   bodyTimeoutMs: 10_000,
   /** A body arriving this long is slow: its connection may be cut to make room, after the idle ones. */
   slowAfterMs: 1000,
-  /** How often bodies are checked against {@link bodyTimeoutMs}. */
+  /** How often bodies are checked against their deadline, at most. */
   sweepMs: 1000,
-  /** The fewest connections one client address may hold (when the sandbox has as many), whatever its share. */
-  minPerClient: 64,
 } as const
 
 /** A request whose body is still arriving. */
@@ -102,9 +100,11 @@ export interface ConnectionsOptions {
   readonly maxRequestsPerSocket: number
   /**
    * The share (above 0, at most 1) of `maxConnections` one client address
-   * may hold open (at least {@link slowBodies.minPerClient}); default 1.
+   * may hold when slots run short (default 1).
    */
   readonly clientShare?: number | undefined
+  /** The time a request's body may take to arrive once its headers are in (default {@link slowBodies.bodyTimeoutMs}). */
+  readonly bodyTimeoutMs?: number | undefined
 }
 
 /** What {@link Connections} counts, for the operator and the tests. */
@@ -121,9 +121,9 @@ export interface ConnectionCounts {
   readonly cutIdle: number
   /** Connections with a slow body (arriving over a second) cut to make room, idle ones being none. */
   readonly cutSlowBody: number
-  /** Requests whose body did not arrive within {@link slowBodies.bodyTimeoutMs}: answered 408, connection closed. */
+  /** Requests whose body did not arrive within its deadline ({@link slowBodies.bodyTimeoutMs}): answered 408, connection closed. */
   readonly bodyTimedOut: number
-  /** New connections closed at once: their address held its share, none of them idle or slow. */
+  /** New connections closed at once as slots ran short: their address held past its share, none of them idle or slow. */
   readonly refusedOverShare: number
 }
 
@@ -151,9 +151,13 @@ export interface ConnectionCounts {
  *   new connection cuts the one idle the longest or with a body arriving
  *   the longest (over a second), whichever began first, so that bodies sent
  *   a byte at a time cannot take every slot either (issue 44, 1).
- * - **A share per address.** One client address holds at most its
- *   `clientShare` of `maxConnections`: at its share, its new connection cuts
- *   its own idle (then slow-body) connection the longest, or is closed.
+ * - **A share per address, when slots run short.** As the open connections
+ *   come near `maxConnections`, an address holding more than its
+ *   `clientShare` of them makes room first: its own new connection cuts its
+ *   own idle or slow-body connection (as above), or is closed at once; a new
+ *   connection of another address cuts one of the address holding the
+ *   most, when past its share, before anyone else's. Below the mark nobody
+ *   is cut (a client reconnecting at once would only make the sandbox churn).
  *
  * @example
  * const connections = new Connections({ maxConnections: 896, held })
@@ -169,6 +173,7 @@ export class Connections {
   /** Connections open per client address. */
   readonly #perClient = new Map<string, number>()
   readonly #maxPerClient: number
+  readonly #bodyTimeoutMs: number
   readonly #held: HeldRequests
   readonly #maxRequests: number
   /** Beyond this many open connections, a new one cuts the oldest idle one. */
@@ -181,14 +186,18 @@ export class Connections {
   #bodyTimedOut = 0
   #refusedOverShare = 0
 
-  constructor({ maxConnections, held, maxRequestsPerSocket, clientShare = 1 }: ConnectionsOptions) {
+  constructor({
+    maxConnections,
+    held,
+    maxRequestsPerSocket,
+    clientShare = 1,
+    bodyTimeoutMs = slowBodies.bodyTimeoutMs,
+  }: ConnectionsOptions) {
     this.#held = held
     this.#maxRequests = maxRequestsPerSocket
     this.#roomAbove = maxConnections - Math.max(1, Math.floor(maxConnections / 32))
-    this.#maxPerClient = Math.max(
-      Math.ceil(maxConnections * clientShare),
-      Math.min(maxConnections, slowBodies.minPerClient),
-    )
+    this.#maxPerClient = Math.max(1, Math.ceil(maxConnections * clientShare))
+    this.#bodyTimeoutMs = bodyTimeoutMs
   }
 
   /** What is open, idle and waiting now, and what was cut. */
@@ -224,16 +233,35 @@ export class Connections {
     server.on('dropRequest', (_req: IncomingMessage, socket: Socket) => socket.destroy())
     server.on('connection', (socket: Socket) => {
       const { client } = this.#connection(socket)
-      if ((this.#perClient.get(client) ?? 0) > this.#maxPerClient && !this.#cutOne(socket, client)) {
+      if (this.#open.size <= this.#roomAbove) return
+      // Slots run short: an address past its share makes room from its own connections, or gets none.
+      if ((this.#perClient.get(client) ?? 0) > this.#maxPerClient) {
+        if (this.#cutOne(socket, client)) return
         this.#refusedOverShare++
         socket.destroy()
         return
       }
-      if (this.#open.size > this.#roomAbove) this.#cutOne(socket)
+      // Another's new connection: room made first from the address holding the most, when past its share.
+      const [biggest, most] = this.#biggestClient()
+      if (most > this.#maxPerClient && this.#cutOne(socket, biggest)) return
+      this.#cutOne(socket)
     })
-    const sweep = setInterval(() => this.#sweepBodies(), slowBodies.sweepMs)
+    const sweep = setInterval(() => this.#sweepBodies(), Math.min(slowBodies.sweepMs, this.#bodyTimeoutMs / 2))
     sweep.unref()
     server.once('close', () => clearInterval(sweep))
+  }
+
+  /** The client address holding the most connections, and how many. */
+  #biggestClient(): [string, number] {
+    let biggest = ''
+    let most = 0
+    for (const [client, count] of this.#perClient) {
+      if (count > most) {
+        biggest = client
+        most = count
+      }
+    }
+    return [biggest, most]
   }
 
   /**
@@ -269,7 +297,7 @@ export class Connections {
 
   /** Answers 408 to requests whose body has not arrived within its deadline, and closes their connections. */
   #sweepBodies(): void {
-    const late = performance.now() - slowBodies.bodyTimeoutMs
+    const late = performance.now() - this.#bodyTimeoutMs
     for (const [socket, { req, res, since }] of this.#receiving) {
       if (since > late) break
       this.#receiving.delete(socket)
@@ -281,7 +309,7 @@ export class Connections {
       }
       res.setHeader('connection', 'close')
       res.once('finish', () => socket.destroy())
-      const seconds = slowBodies.bodyTimeoutMs / 1000
+      const seconds = this.#bodyTimeoutMs / 1000
       sendCoreResponse(
         req,
         res,
