@@ -170,7 +170,8 @@ for (const result of results) {
 }
 log('')
 log('Not run here: the cluster attacks (Redis keys without expiry, a replica keeping an evicted')
-log("tenant's journal): they need nginx and Redis (see npm run test:cluster / bench:cluster).")
+log("tenant's journal, issue 44's fault rules, slow bodies, shares and Redis budget through nginx): they")
+log('need nginx and Redis (npm run test:cluster: test/cluster/nginx-attacks.test.ts, redis-budget.test.ts).')
 const broken = results.filter(({ within }) => !within)
 log(
   broken.length === 0

@@ -23,6 +23,7 @@ import {
   provisionedTenantSpec,
   type StoreChange,
 } from '../core/store.ts'
+import { worldOwner } from '../core/tenants.ts'
 import type { FaultRules, SavedFaultRule } from '../faults/fault-rules.ts'
 import { clientOf } from '../server/admin/provisioning-rate.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
@@ -52,9 +53,6 @@ export interface ClusterOptions {
    */
   redisBytesTotal?: number | undefined
 }
-
-/** The owner (a client, see `clientOf`) the world's tenants are charged to together, in Redis and in memory. */
-const worldOwner = 'world'
 
 /**
  * A replica's part of the cluster. Create it with {@link Replica.join} before

@@ -115,9 +115,6 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     const pick = (n: number) => Math.floor(random() * n)
     const total = tenantCount * operationsPerTenant
     let done = 0
-    /** When the kill was decided: requests in flight from then on may have been applied without an answer. */
-    let killedAt = 0
-    let tolerated = 0
     const problems: string[] = []
     const victim = 1
     const victimPid = cluster.replicaPid(victim)
@@ -139,7 +136,6 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
       const before = [...tenant.plants]
       const id = 1 + pick(idRange)
       const roll = random()
-      const nearTheKill = () => killedAt > 0 && Date.now() - killedAt < 5_000
       if (roll < 0.25) {
         const answer = await call('GET', '/plants', tenant.read)
         if (answer.status === 200 && answer.text !== listed(before)) {
@@ -161,11 +157,9 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
         const without = before.filter((held) => held.id !== id)
         if (answer.status === 204 && exists) tenant.plants = without
         else if (answer.status === 0 || answer.status >= 500) await settle(tenant, [before, without], 'delete')
-        else if (answer.status === 404 && exists && nearTheKill()) {
-          // nginx retries a DELETE (idempotent) whose answer the killed replica never sent: it may have been applied.
-          tolerated++
-          await settle(tenant, [without], 'a retried delete')
-        } else if (answer.status !== (exists ? 204 : 404)) problems.push(`${tenant.id} delete ${id}: ${answer.status}`)
+        // nginx never sends on a request that reached a replica (issue 44, item 0): a DELETE the killed replica
+        // applied without answering is a 502, never retried into a 404.
+        else if (answer.status !== (exists ? 204 : 404)) problems.push(`${tenant.id} delete ${id}: ${answer.status}`)
       } else if (roll < 0.92) {
         const answer = await call('POST', '/__sandbox/reset', tenant.write)
         if (answer.status === 204) tenant.plants = [...tenant.seeded]
@@ -187,12 +181,11 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
           done++
           if (!killed && done >= total / 3) {
             // The other workers go on: their requests in flight to the victim are cut.
-            killedAt = Date.now()
             killed = cluster.stopReplica(victim, 'SIGKILL')
           }
           if (!rejoined && done >= (2 * total) / 3) {
-            // nginx tries a failed server again after its fail_timeout (2 s): from then on, the last third of
-            // the operations reaches the replica again, which claims its tenants back.
+            // nginx never marks a server down (max_fails=0): once it listens again, the last third of the
+            // operations reaches the replica again, which claims its tenants back.
             rejoined = (async () => {
               await killed
               await cluster.startReplica(victim)
@@ -211,7 +204,6 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     expect(problems.slice(0, 5)).toEqual([])
     expect(done).toBe(total)
     expect(victimTenants.length).toBeGreaterThan(0)
-    expect(tolerated).toBeLessThanOrEqual(3)
     for (const tenant of tenants) expect(await settledList(tenant), tenant.id).toBe(listed(tenant.plants))
     // Its tenants were served by the others meanwhile, and some returned to it once it was back.
     const owned = await owners()
