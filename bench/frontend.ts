@@ -19,7 +19,8 @@
  * Run with `npm run bench:frontend` (a few minutes: it packs, installs from
  * the npm cache, and installs `vitest` and `jsdom` into both projects).
  * `--quick` takes fewer rounds and skips the Vitest suite; `--tarball <file>`
- * measures that tarball instead of packing this checkout (before/after);
+ * measures that tarball instead of packing this checkout; `--baseline <file>`
+ * measures another tarball (e.g. main's) in the same run, alternated with it;
  * `--browser-only` installs the tarball and msw into one project and prints
  * the browser entry's figure alone (4.), in seconds rather than minutes.
  */
@@ -85,7 +86,7 @@ async function packageCount(app: string): Promise<number> {
  * 4. The README's browser entry bundled and minified by rolldown in `app` (where the tarball and msw are
  * installed), gzipped: what the worker's start loads beyond msw's own `setupWorker` entry built the same way.
  */
-async function browserEntryFigure(app: string): Promise<void> {
+async function browserEntryFigure(app: string, label = ''): Promise<void> {
   const { build } = await import('rolldown')
   const browserEntries = {
     floor: `const { setupWorker } = await import('msw/browser')\nawait setupWorker().start()\n`,
@@ -122,10 +123,13 @@ async function browserEntryFigure(app: string): Promise<void> {
     }
   }
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
-  console.log('\nThe README’s browser entry, bundled and minified (rolldown), gzipped, what the worker’s start loads:')
+  if (!label)
+    console.log(
+      '\nThe README’s browser entry, bundled and minified (rolldown), gzipped, what the worker’s start loads:',
+    )
   const beyond = gzipped.mock!.eager - gzipped.floor!.eager
   row(
-    '`plant-store-mock/browser` with msw, beyond msw’s setupWorker',
+    `${label}\`plant-store-mock/browser\` with msw, beyond msw’s setupWorker`,
     `+${kb(beyond)}`,
     kb(gzipped.floor!.eager),
     '≤ +20 kB (issue 41)',
@@ -152,10 +156,14 @@ try {
         )
       : resolve(process.argv[given + 1]!)
   const tarballBytes = (await stat(tarball)).size
+  // `--baseline <file>`: another tarball (e.g. main's) measured in the same run, alternated with this one.
+  const baselineAt = process.argv.indexOf('--baseline')
+  const baseline = baselineAt === -1 || browserOnly ? undefined : resolve(process.argv[baselineAt + 1]!)
+  const baselineApp = join(work, 'with-baseline')
 
   const floorApp = join(work, 'msw-only')
   const mockApp = join(work, 'with-mock')
-  for (const app of browserOnly ? [mockApp] : [floorApp, mockApp]) {
+  for (const app of browserOnly ? [mockApp] : [floorApp, mockApp, ...(baseline ? [baselineApp] : [])]) {
     await mkdir(app)
     await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
   }
@@ -165,6 +173,7 @@ try {
     await browserEntryFigure(mockApp)
   } else {
     await run('npm', [...npmInstall, `msw@${manifest.devDependencies.msw}`], floorApp)
+    if (baseline) await run('npm', [...npmInstall, baseline, `msw@${manifest.devDependencies.msw}`], baselineApp)
 
     // 1. The install.
     const [floorPackages, mockPackages] = [await packageCount(floorApp), await packageCount(mockApp)]
@@ -188,9 +197,30 @@ try {
       '≤ +10 MB (issue 41)',
       mockBytes - floorBytes <= 10e6,
     )
+    if (baseline) {
+      const [packages, bytes] = [await packageCount(baselineApp), await folderBytes(join(baselineApp, 'node_modules'))]
+      console.log(`  the baseline (${baseline}: ${((await stat(baseline)).size / 1e6).toFixed(2)} MB packed):`)
+      row(
+        '  packages beyond msw alone',
+        `+${packages - floorPackages} (${packages})`,
+        `${floorPackages}`,
+        '≤ +2',
+        packages - floorPackages <= 2,
+      )
+      row(
+        '  on disk beyond msw alone',
+        `+${mb(bytes - floorBytes)}`,
+        mb(floorBytes),
+        '≤ +10 MB',
+        bytes - floorBytes <= 10e6,
+      )
+    }
 
     // 2. Import + set-up + first answer, fresh processes, alternated.
     const plantsUrl = 'https://api.example.com/plants?limit=2'
+    // The process's own CPU time (user + system) as it ends: a steadier figure than wall time on a machine
+    // that other jobs share, since waiting for a core is not counted.
+    const reportCpu = `process.on('exit', () => { const { user, system } = process.cpuUsage(); process.stderr.write('cpu:' + (user + system) + '\\n') })\n`
     const floorScript = `import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 const server = setupServer(http.get('https://api.example.com/plants', () => HttpResponse.json([{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }])))
@@ -198,16 +228,17 @@ server.listen({ onUnhandledFrame: 'error' })
 const response = await fetch('${plantsUrl}', { headers: { authorization: 'Bearer psm_acme_read' } })
 if ((await response.json()).length !== 2) process.exit(1)
 server.close()
-`
+${reportCpu}`
     const mockScript = `import { setupPlantStoreServer } from 'plant-store-mock/node'
 const { server } = setupPlantStoreServer()
 server.listen({ onUnhandledFrame: 'error' })
 const response = await fetch('${plantsUrl}', { headers: { authorization: 'Bearer psm_acme_read' } })
 if ((await response.json()).length !== 2) process.exit(1)
 server.close()
-`
+${reportCpu}`
     await writeFile(join(floorApp, 'first-answer.mjs'), floorScript)
     await writeFile(join(mockApp, 'first-answer.mjs'), mockScript)
+    if (baseline) await writeFile(join(baselineApp, 'first-answer.mjs'), mockScript)
     // Counts the files Node loads (not its built-ins), printed at exit.
     const counter = join(work, 'count-modules.mjs')
     await writeFile(
@@ -234,17 +265,26 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
         )
       })
     const rounds = quick ? 5 : 15
-    const times = { floor: [] as number[], mock: [] as number[] }
-    await once(floorApp)
-    await once(mockApp)
+    const times: Record<string, number[]> = { floor: [], mock: [], baseline: [] }
+    const cpu: Record<string, number[]> = { floor: [], mock: [], baseline: [] }
+    const cpuMs = (stderr: string) => Number(/cpu:(\d+)/.exec(stderr)?.[1]) / 1000
+    const apps: [string, string][] = [
+      ['floor', floorApp],
+      ['mock', mockApp],
+      ...(baseline ? [['baseline', baselineApp] as [string, string]] : []),
+    ]
+    for (const [, app] of apps) await once(app)
     for (let i = 0; i < rounds; i++) {
-      times.floor.push((await once(floorApp)).ms)
-      times.mock.push((await once(mockApp)).ms)
+      for (const [name, app] of apps) {
+        const { ms, stderr } = await once(app)
+        times[name]!.push(ms)
+        cpu[name]!.push(cpuMs(stderr))
+      }
     }
     const modules = async (app: string) =>
       Number(/modules:(\d+)/.exec((await once(app, ['--import', counter])).stderr)?.[1])
     const [floorModules, mockModules] = [await modules(floorApp), await modules(mockApp)]
-    const [floorMs, mockMs] = [median(times.floor), median(times.mock)]
+    const [floorMs, mockMs] = [median(times.floor!), median(times.mock!)]
     console.log(`\nImport + set-up + one answered fetch, fresh \`node\` processes, medians of ${rounds}, alternated:`)
     row(
       '`plant-store-mock/node`: setupPlantStoreServer() + fetch',
@@ -254,7 +294,36 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
       mockMs / floorMs <= 1.1,
     )
     const spread = (ms: number[]) => `${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)} ms`
-    console.log(`  (spread: the mock ${spread(times.mock)}, msw alone ${spread(times.floor)})`)
+    console.log(`  (spread: the mock ${spread(times.mock!)}, msw alone ${spread(times.floor!)})`)
+    const [floorCpu, mockCpu] = [median(cpu.floor!), median(cpu.mock!)]
+    row(
+      'the same by the process’s CPU time (user + system)',
+      `${mockCpu.toFixed(0)} ms (${(mockCpu / floorCpu).toFixed(2)}×)`,
+      `${floorCpu.toFixed(0)} ms`,
+      '≤ 1.10× (issue 41)',
+      mockCpu / floorCpu <= 1.1,
+    )
+    console.log(`  (spread: the mock ${spread(cpu.mock!)}, msw alone ${spread(cpu.floor!)})`)
+    if (baseline) {
+      const [ms, used] = [median(times.baseline!), median(cpu.baseline!)]
+      console.log('  the baseline, in the same rounds:')
+      row(
+        '  setupPlantStoreServer() + fetch',
+        `${ms.toFixed(0)} ms (${(ms / floorMs).toFixed(2)}×)`,
+        `${floorMs.toFixed(0)} ms`,
+        '≤ 1.10×',
+        ms / floorMs <= 1.1,
+      )
+      console.log(`    (spread: ${spread(times.baseline!)})`)
+      row(
+        '  by CPU time',
+        `${used.toFixed(0)} ms (${(used / floorCpu).toFixed(2)}×)`,
+        `${floorCpu.toFixed(0)} ms`,
+        '≤ 1.10×',
+        used / floorCpu <= 1.1,
+      )
+      console.log(`    (spread: ${spread(cpu.baseline!)})`)
+    }
     row(
       'modules (files) that run loads, msw’s included',
       String(mockModules),
@@ -262,8 +331,10 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
       '≤ 120',
       mockModules <= 120,
     )
+    if (baseline) console.log(`  (the baseline: ${await modules(baselineApp)})`)
 
     await browserEntryFigure(mockApp)
+    if (baseline) await browserEntryFigure(baselineApp, 'the baseline: ')
 
     // 3. Twenty small Vitest files in jsdom: the README's set-up against one static handler.
     if (!quick) {
