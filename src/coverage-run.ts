@@ -149,6 +149,15 @@ export class CoverageRun {
     return { report, files: files.length, shortfalls: coverageShortfalls(report, options) }
   }
 
+  /** Whether any process wrote its file to the run folder. */
+  hasFiles(): boolean {
+    try {
+      return readdirSync(this.folder).some((file) => file.endsWith('.json'))
+    } catch {
+      return false
+    }
+  }
+
   /** Removes the run folder. */
   remove(): void {
     rmSync(this.folder, { recursive: true, force: true })

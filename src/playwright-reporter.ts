@@ -6,7 +6,8 @@
  * answers to its worker's collector, written there as the test's store is
  * unrouted; the reporter merges the files when the run ends.
  */
-import type { FullResult, Reporter } from '@playwright/test/reporter'
+import { stripVTControlCharacters } from 'node:util'
+import type { FullResult, Reporter, TestError } from '@playwright/test/reporter'
 import { CoverageThresholdError } from './coverage-report.ts'
 import { CoverageRun, type SuiteCoverageOptions } from './coverage-run.ts'
 
@@ -29,6 +30,9 @@ export type { CoverageRunResult, SuiteCoverageOptions } from './coverage-run.ts'
 export default class PlantStoreCoverageReporter implements Reporter {
   readonly #options: SuiteCoverageOptions
   readonly #run: CoverageRun
+  /** Tests that ended, and the first error Playwright reported outside a test (a web server that never started). */
+  #ended = 0
+  #firstError: string | undefined
 
   /** Names the run folder to the workers, which Playwright starts after its reporters. */
   constructor(options: SuiteCoverageOptions = {}) {
@@ -41,8 +45,29 @@ export default class PlantStoreCoverageReporter implements Reporter {
     return false
   }
 
-  /** Merges the workers' files, prints the table, and fails the run below the threshold. */
+  /** Counts each test that ended. */
+  onTestEnd(): void {
+    this.#ended++
+  }
+
+  /** Keeps the first error Playwright reports outside a test. */
+  onError(error: TestError): void {
+    this.#firstError ??= (error.message ?? error.value ?? '').split('\n')[0]
+  }
+
+  /**
+   * Merges the workers' files, prints the table, and fails the run below the
+   * threshold. When no test ran (the `webServer` never started, a global
+   * set-up failed), it prints one line with the real error instead of a
+   * table of nothing; the run fails on that error.
+   */
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
+    if (this.#ended === 0 && !this.#run.hasFiles()) {
+      this.#run.remove()
+      const why = this.#firstError ? ` (${stripVTControlCharacters(this.#firstError)})` : ''
+      console.error(`plant-store-mock: no test ran${why}, so there is no contract coverage to report.`)
+      return undefined
+    }
     let shortfalls: readonly string[]
     try {
       ;({ shortfalls } = this.#run.finish(

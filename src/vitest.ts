@@ -37,6 +37,8 @@ export default class PlantStoreCoverageReporter {
   readonly #options: SuiteCoverageOptions
   #run: CoverageRun | undefined
   #vitest: VitestLike | undefined
+  /** Tests that ended (passed, failed or skipped) in this run. */
+  #ended = 0
 
   constructor(options: SuiteCoverageOptions = {}) {
     this.#options = options
@@ -51,19 +53,38 @@ export default class PlantStoreCoverageReporter {
   /** Each run (and a watch mode's rerun) starts from an empty run folder. */
   onTestRunStart(): void {
     this.#run?.clear()
+    this.#ended = 0
   }
 
-  /** Merges the workers' files, prints the table and fails the run below the threshold. */
-  onTestRunEnd(): void {
+  /** Counts each test that ended: a run in which none did has no coverage to report. */
+  onTestCaseResult(): void {
+    this.#ended++
+  }
+
+  /**
+   * Merges the workers' files, prints the table and fails the run below the
+   * threshold. When no test ran at all (the workers could not start, every
+   * file failed to load), it prints one line saying so, with Vitest's first
+   * error, instead of a table of nothing: the run fails on Vitest's errors.
+   */
+  onTestRunEnd(_testModules?: readonly unknown[], unhandledErrors: readonly { message?: string }[] = []): void {
     const run = this.#run
     if (!run) return
     const logger = this.#vitest?.logger
+    if (this.#ended === 0 && !run.hasFiles()) {
+      run.remove()
+      const first = unhandledErrors[0]?.message?.split('\n')[0]
+      logger?.error(
+        `plant-store-mock: no test ran${first ? ` (${first})` : ''}, so there is no contract coverage to report.`,
+      )
+      return
+    }
     const print = this.#options.print ?? ((table: string) => logger?.log(`\n${table}`))
     let shortfalls: readonly string[]
     try {
       ;({ shortfalls } = run.finish(
         { ...this.#options, print },
-        'no test file wrote coverage: add plant-store-mock/vitest/setup to setupFiles',
+        'tests ran, but none wrote coverage: add plant-store-mock/vitest/setup to setupFiles',
       ))
     } finally {
       // Removed until the next run (watch mode makes it again): nothing of it stays behind.

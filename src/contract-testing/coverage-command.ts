@@ -193,6 +193,10 @@ export function coverageCommand(): Command {
       const { report, files, interactions, reports } = result
       const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
       const merged = reports > 0 ? `, merged with ${plural(reports, 'coverage report')}` : ''
+      const counted =
+        files === 0
+          ? `${plural(reports, 'coverage report')} merged.`
+          : `${plural(interactions, 'HTTP interaction')} in ${plural(files, 'pact file')}${merged}.`
       const json = `${JSON.stringify(report, null, 2)}\n`
       if (flags.out !== undefined) {
         await mkdir(dirname(flags.out), { recursive: true })
@@ -201,7 +205,7 @@ export function coverageCommand(): Command {
       process.stdout.write(
         flags.json
           ? json
-          : `${plural(interactions, 'HTTP interaction')} in ${plural(files, 'pact file')}${merged}.\n${coverageTable(report)}\n`,
+          : `${counted}\n${coverageTable(report)}\n`,
       )
       const shortfalls = coverageShortfalls(report, { min: flags.min, require: flags.require })
       if (shortfalls.length > 0) {

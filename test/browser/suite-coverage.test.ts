@@ -6,7 +6,9 @@
  * run's and a pact's into one table.
  */
 import { execFile } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => rm(directory, { recursive: true, force: true }))
 
 /** Runs Playwright on the fixture suite, requiring these answers (and writing the JSON report to `json`). */
-function runPlaywright(require: readonly string[], json = '') {
+function runPlaywright(require: readonly string[], json = '', extraEnv: Record<string, string> = {}) {
   const chromium = inject('chromium')
   const cli = join(root, 'node_modules/@playwright/test/cli.js')
   const args = [cli, 'test', '--config', 'test/browser/suite-coverage/playwright.config.ts']
@@ -37,6 +39,7 @@ function runPlaywright(require: readonly string[], json = '') {
     PSM_REQUIRE: require.join('|'),
     PSM_JSON: json,
     PSM_OUTPUT: join(directory, 'test-results'),
+    ...extraEnv,
   }
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = execFile(process.execPath, args, { cwd: root, env, timeout: 120_000 }, (_error, stdout, stderr) =>
@@ -56,6 +59,22 @@ test('a Playwright run of four tests on two workers prints one merged table and 
     'Plant Store contract coverage is below the threshold:\n  - deletePlant 204 was never answered.',
   )
   expect(code).toBe(1)
+})
+
+test('a run whose dev server never starts prints the real error in one line, not a table of nothing', async () => {
+  // A free loopback port for the server that never comes.
+  const probe = createServer().listen(0, '127.0.0.1')
+  await once(probe, 'listening')
+  const { port } = probe.address() as { port: number }
+  probe.close()
+
+  const { code, stdout, stderr } = await runPlaywright(['addPlant 409'], '', { PSM_DEAD_SERVER: String(port) })
+
+  expect(code).not.toBe(0)
+  expect(stdout + stderr).not.toContain('Plant Store contract coverage')
+  expect(stderr).toMatch(
+    /^plant-store-mock: no test ran \(.*webServer.*\), so there is no contract coverage to report\.$/m,
+  )
 })
 
 test('plant-store-mock coverage merges a Playwright run, a Vitest run and a pact into one table and one JSON', async () => {

@@ -184,6 +184,16 @@ describe('merging coverage reports', () => {
     expect(hitsOf(report, 'listPlants', 200)).toBe(4)
   })
 
+  test('reports alone, without a pact, are said as such: "2 coverage reports merged."', async () => {
+    const unit = join(directory, 'merge', 'unit-alone.json')
+    expect((await spawnCli(['coverage', await pactFile('listed-alone.json', [listed]), '--out', unit]).done).code).toBe(0)
+
+    const { code, stdout } = await spawnCli(['coverage', unit, unit]).done
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^2 coverage reports merged\.\n/)
+    expect(stdout).toMatch(/✓ listPlants +GET +\/plants +200 +2\n/)
+  })
+
   test('a report of an answer this contract does not declare counts it as undocumented; --require fails the run with exit 1', async () => {
     const other = join(directory, 'other-contract.json')
     const responses = [{ status: 418, hits: 2 }]

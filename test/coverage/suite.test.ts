@@ -50,3 +50,15 @@ test('a run that meets its threshold passes and writes the merged report as JSON
   const report = JSON.parse(await readFile(json, 'utf8')) as CoverageReport
   expect(report).toMatchObject(share(4))
 })
+
+test('a run whose workers cannot start says in one line that no test ran, with Vitest’s error, and prints no table', async () => {
+  // A Node option Node refuses: every worker exits while starting.
+  const { code, stdout, stderr } = await runFixtureSuite(['--execArgv=--no-such-node-flag'], [])
+
+  expect(code).not.toBe(0)
+  expect(tables(stdout)).toBe(0)
+  expect(stdout + stderr).not.toContain('setupFiles')
+  expect(stderr).toContain(
+    'plant-store-mock: no test ran ([vitest-pool]: Worker forks emitted error.), so there is no contract coverage to report.',
+  )
+})

@@ -31,4 +31,8 @@ export default defineConfig({
         ]),
   ],
   use: { browserName: 'chromium', launchOptions: { executablePath: process.env.CHROMIUM_PATH } },
+  // `PSM_DEAD_SERVER=<port>`: a dev server that never starts (its command exits at once), as a broken app's does.
+  ...(process.env.PSM_DEAD_SERVER
+    ? { webServer: { command: 'node -e "process.exit(3)"', url: `http://127.0.0.1:${process.env.PSM_DEAD_SERVER}/` } }
+    : {}),
 })
