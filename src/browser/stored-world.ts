@@ -3,7 +3,9 @@
  * the store kept in `localStorage` across reloads, every write written
  * through before it is answered, and the tabs of one origin told of each
  * other's writes over a `BroadcastChannel`, so each tab's store follows
- * without a reload. `localStorage` because it reads synchronously: the
+ * without a reload. Writers take turns: each reads, changes and writes the
+ * stored world holding the origin's Web Lock of its key (issue 42: two tabs
+ * writing at once lost up to half of their answered writes). `localStorage` because it reads synchronously: the
  * stored world is in the store's queue before the worker can answer a
  * single request (the store's own `ready`), so there is no hydration race.
  */
@@ -64,15 +66,22 @@ const storedWorldSchema = lazy(() =>
 
 type StoredWorld = z.output<typeof storedWorldSchema>
 
-/** What one tab tells the others: this tenant changed, or the whole world did. */
-type WorldMessage = { readonly tenantId: string } | { readonly all: true }
+/**
+ * What one tab tells the others: this tenant changed, or the whole world
+ * did, in the stored world's `revision` (a tab whose `localStorage` does not
+ * show that revision yet takes it in on the `storage` event that brings it).
+ */
+type WorldMessage = ({ readonly tenantId: string } | { readonly all: true }) & { readonly revision: number }
 
 /**
  * The messages of the tabs' channel, checked: any page of the origin can
  * post to it, so anything else (`null`, `"x"`, `42`) is ignored.
  */
 const worldMessageSchema = lazy(() =>
-  z.union([z.strictObject({ tenantId: z.string() }), z.strictObject({ all: z.literal(true) })]),
+  z.union([
+    z.strictObject({ tenantId: z.string(), revision: z.int() }),
+    z.strictObject({ all: z.literal(true), revision: z.int() }),
+  ]),
 )
 
 /**
@@ -158,20 +167,32 @@ export function storedPlantStore(
   const storage = new WorldStorage(key, setup, maxQuota)
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(key) : undefined
 
+  const tell = (message: WorldMessage) => channel?.postMessage(message)
+  const exclusively = takingTurns(key, () => storage.storedRevision())
+
   const store: StoredPlantStore = new StoredPlantStore({
     generatePlants,
     world,
     quota: options.quota,
     now: options.now,
+    // One tab at a time reads, changes and writes the stored world, and tells the others before the next may.
     persist: async (change) => {
-      storage.change(change, () => ({ snapshot: store.snapshot(), provisioned: store.provisionedTenants() }))
-      // The other tabs read the tenant from storage, which has the change already.
-      channel?.postMessage({ tenantId: change.tenantId } satisfies WorldMessage)
+      const swapped = swaps
+      await exclusively(() => {
+        storage.change(change, () => ({ snapshot: store.snapshot(), provisioned: store.provisionedTenants() }))
+        tell({ tenantId: change.tenantId, revision: storage.revision })
+      })
+      // Another tab's tenant put in place while this write waited its turn: the write lands in the one it
+      // replaced, so the stored tenant (which has it) is taken in once it has.
+      const written = storage.revision
+      if (swaps !== swapped) setTimeout(() => follow(change.tenantId, written))
     },
   })
   store.onWholeChange = () => {
-    storage.save(store.snapshot(), store.provisionedTenants())
-    channel?.postMessage({ all: true } satisfies WorldMessage)
+    void exclusively(() => {
+      storage.save(store.snapshot(), store.provisionedTenants())
+      tell({ all: true, revision: storage.revision })
+    })
   }
 
   const saved = storage.read()
@@ -182,10 +203,57 @@ export function storedPlantStore(
     })
   }
 
+  /** Tenants (or `true`: the world) put in place from storage so far. */
+  let swaps = 0
+  /**
+   * Puts a tenant (or the world) in place as `stored` has it, at revision `at`; once in place, again if a
+   * write was stored since (this tab's own too: it may have landed in the tenant this one replaced).
+   */
+  const takeIn = (what: string | true, stored: StoredWorld, at: number) => {
+    let put: Promise<void>
+    if (what === true) put = store.restoreFromStorage(stored.snapshot, stored.provisioned)
+    else {
+      const tenant = stored.snapshot.tenants.find(({ id }) => id === what)
+      if (!tenant) return void store.removeTenant(what)
+      const { seedPlants, plants, ...spec } = tenant
+      const provisioned = stored.provisioned.includes(what)
+      put = store.putTenant({ ...spec, plants: seedPlants }, { plants, provisioned })
+    }
+    put.then(
+      () => {
+        swaps++
+        if (storage.storedRevision() > at) follow(what, at + 1)
+      },
+      () => undefined,
+    )
+  }
+
   store.followOtherTabs = () => {
     if (!storage.changedElsewhere()) return
     const stored = storage.read()
-    if (stored) store.restoreFromStorage(stored.snapshot, stored.provisioned).catch(() => undefined)
+    if (stored) takeIn(true, stored, storage.revision)
+  }
+
+  /**
+   * What the other tabs said changed (a tenant, or `true`: the whole world), with the revision that has it.
+   * The message may come before this tab's `localStorage` shows that revision: it waits for the `storage`
+   * event that brings it, so a tab never takes in an older tenant and stays there (issue 42).
+   */
+  const told = new Map<string | true, number>()
+  /** Takes in what the tabs told of and `localStorage` shows. */
+  const takeInTold = () => {
+    if (told.size === 0) return
+    const stored = storage.read()
+    if (!stored) return
+    for (const [what, revision] of told) {
+      if (revision > storage.revision) continue
+      told.delete(what)
+      takeIn(what, stored, storage.revision)
+    }
+  }
+  const follow = (what: string | true, revision: number) => {
+    told.set(what, Math.max(told.get(what) ?? 0, revision))
+    takeInTold()
   }
   // Told at once, a tab takes in the tenant that changed (or the whole world); a request that comes first takes
   // the change in anyway (followOtherTabs above).
@@ -194,30 +262,66 @@ export function storedPlantStore(
       const checked = worldMessageSchema.safeParse(posted)
       if (!checked.success) return
       const data: WorldMessage = checked.data
-      const stored = storage.read()
-      if (!stored) return
-      if ('all' in data) {
-        store.restoreFromStorage(stored.snapshot, stored.provisioned).catch(() => undefined)
-        return
-      }
-      const tenant = stored.snapshot.tenants.find(({ id }) => id === data.tenantId)
-      if (!tenant) {
-        store.removeTenant(data.tenantId)
-        return
-      }
-      const { seedPlants, plants, ...spec } = tenant
-      const provisioned = stored.provisioned.includes(tenant.id)
-      store.putTenant({ ...spec, plants: seedPlants }, { plants, provisioned }).catch(() => undefined)
+      follow('all' in data ? true : data.tenantId, data.revision)
     }
+    globalThis.addEventListener?.('storage', ({ key: changed }) => {
+      if (changed === storage.revisionKey) takeInTold()
+    })
   }
   return store
+}
+
+/**
+ * The tabs' turns at the stored world under `name`: each call runs `task`
+ * holding the origin's Web Lock `name` (`navigator.locks`), so their
+ * read-change-writes never interleave. A lock alone is not enough:
+ * Chromium hands another tab's `localStorage` writes to a tab a moment
+ * after they are made, possibly after the lock. So each writer then holds
+ * a second lock, `"<name> revision <n>"`, naming the revision it stored,
+ * until it stores the next; the next writer asks the lock manager (which
+ * every tab sees alike) for the latest, and reads only once its own
+ * `localStorage` shows it (waiting at most a second). Where Web Locks are
+ * missing (a browser before 2022, an insecure origin, where no service
+ * worker runs either) a task runs at once, as for one tab alone.
+ *
+ * @example
+ * const turn = takingTurns('plant-store-mock:world', () => storage.storedRevision())
+ * await turn(() => storage.save(snapshot, []))
+ */
+function takingTurns(name: string, storedRevision: () => number): (task: () => void) => Promise<void> {
+  const locks = globalThis.navigator?.locks
+  if (!locks) return (task) => Promise.resolve().then(task)
+  const mark = `${name} revision `
+  let releaseMark: (() => void) | undefined
+  return async (task) => {
+    await locks.request(name, async () => {
+      const { held = [] } = await locks.query()
+      const latest = Math.max(
+        0,
+        ...held.map(({ name: held = '' }) => (held.startsWith(mark) ? revisionNumber(held.slice(mark.length)) : 0)),
+      )
+      const deadline = Date.now() + 1000
+      while (storedRevision() < latest && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 1))
+      task()
+      const previous = releaseMark
+      await new Promise<void>((marked) => {
+        void locks.request(`${mark}${storedRevision()}`, { mode: 'shared' }, () => {
+          marked()
+          return new Promise<void>((release) => {
+            releaseMark = release
+          })
+        })
+      })
+      previous?.()
+    })
+  }
 }
 
 /** The stored world under one key of `localStorage`: read, checked, written, discarded with one warning. */
 class WorldStorage {
   readonly #key: string
-  /** Where each save leaves a new mark, so a tab knows whether another one saved since. */
-  readonly #revisionKey: string
+  /** Where each save counts one more revision, so a tab knows whether another one saved since. */
+  readonly revisionKey: string
   readonly #setup: string
   /** The mark of the stored world this tab last read or wrote. */
   #seen: string | null = null
@@ -229,14 +333,28 @@ class WorldStorage {
   constructor(key: string, setup: string, maxQuota: number) {
     this.#maxQuota = maxQuota
     this.#key = key
-    this.#revisionKey = `${key}:revision`
+    this.revisionKey = `${key}:revision`
     this.#setup = setup
+  }
+
+  /** The revision of the stored world this tab last read or wrote: 0 before the first save. */
+  get revision(): number {
+    return revisionNumber(this.#seen)
+  }
+
+  /** The revision `localStorage` shows now (0 when there is none, or it is denied). */
+  storedRevision(): number {
+    try {
+      return revisionNumber(localStorage.getItem(this.revisionKey))
+    } catch {
+      return 0
+    }
   }
 
   /** Whether another tab saved since this one last read or wrote (one small read of `localStorage`). */
   changedElsewhere(): boolean {
     try {
-      return localStorage.getItem(this.#revisionKey) !== this.#seen
+      return localStorage.getItem(this.revisionKey) !== this.#seen
     } catch {
       return false
     }
@@ -246,7 +364,7 @@ class WorldStorage {
   read(): StoredWorld | undefined {
     let text: string | null
     try {
-      this.#seen = localStorage.getItem(this.#revisionKey)
+      this.#seen = localStorage.getItem(this.revisionKey)
       text = localStorage.getItem(this.#key)
     } catch {
       return undefined // storage denied (e.g. an opaque origin): the mock runs in memory
@@ -296,9 +414,10 @@ class WorldStorage {
       provisioned: [...provisioned],
     }
     try {
+      // One more than the stored world's: what the other tabs' messages are checked against.
+      const revision = String(revisionNumber(localStorage.getItem(this.revisionKey)) + 1)
       localStorage.setItem(this.#key, JSON.stringify(stored))
-      const revision = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`
-      localStorage.setItem(this.#revisionKey, revision)
+      localStorage.setItem(this.revisionKey, revision)
       this.#seen = revision
     } catch (error) {
       this.#warn(
@@ -311,12 +430,17 @@ class WorldStorage {
   /**
    * Applies one write to the stored world before the store applies it to
    * memory: the tenant as stored (or, if storage lacks it, as this tab holds
-   * it) with the change made.
+   * it) with the change made. Another tab may have stored a plant of that id
+   * since this one last heard: the create is refused (`conflict`), never
+   * written over the other tab's answered write.
    */
   change(change: StoreChange, inMemory: () => { snapshot: StoreSnapshot; provisioned: readonly string[] }): void {
     const stored = this.read()
-    const memory = stored?.snapshot.tenants.some(({ id }) => id === change.tenantId) ? undefined : inMemory()
-    const { snapshot, provisioned } = memory ?? stored ?? inMemory()
+    const tenant = stored?.snapshot.tenants.find(({ id }) => id === change.tenantId)
+    if (change.kind === 'create' && tenant?.plants.some(({ id }) => id === change.plant.id)) {
+      throw new PlantStoreError('conflict', `A plant with id ${change.plant.id} already exists.`)
+    }
+    const { snapshot, provisioned } = (tenant && stored) || inMemory()
     const tenants = snapshot.tenants.map((tenant) =>
       tenant.id === change.tenantId ? { ...tenant, plants: changedPlants(tenant.plants, change) } : tenant,
     )
@@ -327,7 +451,7 @@ class WorldStorage {
   discard(why: string): void {
     try {
       localStorage.removeItem(this.#key)
-      localStorage.removeItem(this.#revisionKey)
+      localStorage.removeItem(this.revisionKey)
       this.#seen = null
     } catch {
       // nothing stored can be removed either
@@ -353,6 +477,11 @@ function changedPlants(plants: TenantSnapshot['plants'], change: StoreChange): T
     case 'reset':
       return [...change.plants]
   }
+}
+
+/** A stored revision as a number: 0 when there is none, or it is not one (another page may write any text). */
+function revisionNumber(text: string | null): number {
+  return text !== null && /^\d{1,15}$/.test(text) ? Number(text) : 0
 }
 
 /** A short stable fingerprint of a text (FNV-1a, 32 bits, hex). */
