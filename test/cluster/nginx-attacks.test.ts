@@ -164,6 +164,8 @@ describe("the cluster's nginx under attack (issue 44)", () => {
     let running = true
     const sockets = new Set<Socket>()
     let opened = 0
+    /** The first answer an attacker got beyond its address's share of nginx (limit_conn). */
+    let refused = ''
     /** One slow body: its headers, then a byte every 4 s; opened again when cut, while the attack runs. */
     const open = () => {
       if (!running) return
@@ -175,7 +177,9 @@ describe("the cluster's nginx under attack (issue 44)", () => {
         socket.write(head)
         drip = setInterval(() => socket.write('x'), 4_000)
       })
-      socket.on('data', () => undefined)
+      socket.on('data', (chunk: Buffer) => {
+        if (!refused && chunk.toString().startsWith('HTTP/1.1 429')) refused = chunk.toString()
+      })
       socket.on('error', () => undefined)
       socket.on('close', () => {
         clearInterval(drip)
@@ -218,6 +222,9 @@ describe("the cluster's nginx under attack (issue 44)", () => {
       `item 1: ${connections} slow bodies (${held} open after 6 s, ${opened} opened in all), victims served within 5 s: ${served}/${results.length}`,
     )
     expect(held).toBeGreaterThanOrEqual(connections * 0.9)
+    // Past 256 requests at once from its address, nginx refused the attacker with the contract's Error body.
+    expect(refused).toMatch(/\r\ncontent-type: application\/json\r\n/i)
+    expect(JSON.parse(bodyOf(refused))).toEqual({ error: 429, message: expect.stringContaining('this address') })
     expect(served / results.length).toBeGreaterThanOrEqual(0.95)
   })
 

@@ -346,7 +346,7 @@ describe('flags', () => {
     [['--redis-url', 'redis://127.0.0.1:6379'], {}, '--redis-url needs --cluster-secret'],
     [['--tenant-idle-seconds', '0'], {}, 'tenant-idle-seconds'],
     [['--trust-proxy', 'nginx.internal'], {}, 'trust-proxy'],
-    [['--trust-proxy', '127.0.0.1,'], {}, 'trust-proxy'],
+    [['--trust-proxy', '127.0.0.1,nginx'], {}, 'trust-proxy'],
     [['--redis-bytes-total', '1MiB'], {}, '--redis-bytes-total needs --redis-url'],
     [['--allowed-host', 'local host'], {}, 'allowed-host'],
     [['--allowed-host', ','], {}, 'allowed-host'],
