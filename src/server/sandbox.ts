@@ -237,9 +237,11 @@ export function sandboxParts(
     coverage.observe(outcome)
     webhook?.observe(outcome)
   }
-  // One address's share of the held requests and inspector streams. A replica sees one address, its proxy's:
-  // the proxy bounds each client there.
-  const addressShare = options.replica ? 1 : (clientShare ?? defaultClientShare)
+  // Each request's client: its connection's address, or the one a trusted proxy (`--trust-proxy`) names.
+  const clientOf = clientAddress(options.trustProxy)
+  // One address's share of the held requests and inspector streams. A replica that trusts no proxy sees one
+  // address, its proxy's: the proxy bounds each client there.
+  const addressShare = options.replica && !options.trustProxy?.length ? 1 : (clientShare ?? defaultClientShare)
   // One set of caps on delayed answers, whichever delay holds them.
   const held = new HeldRequests({
     perTenant: options.maxHeldPerTenant,
@@ -276,6 +278,7 @@ export function sandboxParts(
     coverage,
     maxStreamsPerTenant: options.maxStreamsPerTenant,
     clientShare: addressShare,
+    clientAddress: clientOf,
   })
   // A tenant this replica stops serving ends its live streams, as admin forgets its journal.
   replica?.onRelease(inspector.release)
@@ -305,7 +308,6 @@ export function sandboxParts(
     : builtOnFirstRequest(async () => (await import('./admin/admin.ts')).createAdmin(adminOptions), eventLog)
 
   const unsent = new UnsentBytes({ perConnection: options.unsentBytes, total: options.unsentBytesTotal })
-  const clientOf = clientAddress(options.trustProxy)
   return { api, admin: replica ? replica.guard(admin) : admin, inspector, unsent, held, clientOf }
 }
 

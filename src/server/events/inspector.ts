@@ -8,6 +8,7 @@ import type { JournalEntry, RequestJournal } from '../../core/journal.ts'
 import type { PlantStore } from '../../core/store.ts'
 import type { FaultRules } from '../../faults/fault-rules.ts'
 import { answeredUndeclared } from '../admin/undeclared.ts'
+import type { ClientAddress } from '../connections/client-address.ts'
 import { requestHeader, sendCoreResponse } from '../express/adapter.ts'
 
 export interface InspectorOptions {
@@ -24,6 +25,8 @@ export interface InspectorOptions {
    * of its own; at least `maxStreamsPerTenant`); more are refused with 429.
    */
   clientShare?: number | undefined
+  /** Each request's client address (the sandbox's one `clientAddress`: a trusted proxy's header counts). */
+  clientAddress?: ClientAddress | undefined
 }
 
 /** How the live stream stays cheap with a busy tenant. */
@@ -155,6 +158,7 @@ export function createInspector({
   coverage,
   maxStreamsPerTenant = 4,
   clientShare = 1,
+  clientAddress = (req) => req.socket.remoteAddress,
 }: InspectorOptions): Inspector {
   const streams = new Set<Stream>()
   /** Streams one client address may hold open (issue 44, 7). */
@@ -278,7 +282,7 @@ export function createInspector({
       // Read as the API reads it: a duplicated Authorization is refused, never its first copy taken.
       const authorization = requestHeader(req, 'authorization')
       const { tenantId, scopes } = await signIn(store, authorization, 'plants:read')
-      const client = clientOf(req.socket.remoteAddress)
+      const client = clientOf(clientAddress(req))
       let tenantStreams = 0
       let clientStreams = 0
       for (const stream of streams) {
