@@ -31,7 +31,26 @@ export interface ExampleSite {
  * const pages = await serveStoredWorldPages()
  * await page.goto(`${pages.origin}/a/`)
  */
-export async function serveStoredWorldPages(): Promise<ExampleSite> {
+export function serveStoredWorldPages(): Promise<ExampleSite> {
+  return servePageScript('test/browser/pages/stored-world-page.ts', () => pageHtml)
+}
+
+/** A document that runs the built page script. */
+export const pageHtml = '<!doctype html><title>app</title><script type="module" src="/page.js"></script>'
+
+/**
+ * Builds `entry` (a path below the project) with Vite into `/page.js` and
+ * serves it on 127.0.0.1, port 0, beside msw's worker script
+ * (`/mockServiceWorker.js`). Any other path is the document `documents`
+ * gives it (HTML), or a plain 404 as a static server answers.
+ *
+ * @example
+ * const site = await servePageScript('test/browser/pages/storybook-preview.ts', (path) => pageHtml)
+ */
+export async function servePageScript(
+  entry: string,
+  documents: (path: string) => string | undefined,
+): Promise<ExampleSite> {
   const outDir = await mkdtemp(join(tmpdir(), 'plant-store-pages-'))
   await build({
     configFile: false,
@@ -42,19 +61,22 @@ export async function serveStoredWorldPages(): Promise<ExampleSite> {
       outDir,
       emptyOutDir: true,
       minify: false,
-      lib: { entry: join(projectRoot, 'test/browser/pages/stored-world-page.ts'), formats: ['es'], fileName: 'page' },
+      lib: { entry: join(projectRoot, entry), formats: ['es'], fileName: 'page' },
     },
   })
+  const worker = join(projectRoot, 'node_modules/msw/lib/mockServiceWorker.js')
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname
     if (path.endsWith('.js')) {
-      const file = await readFile(join(outDir, basename(path))).catch(() => undefined)
+      const file = await readFile(path === '/mockServiceWorker.js' ? worker : join(outDir, basename(path))).catch(
+        () => undefined,
+      )
       if (!file) return void response.writeHead(404).end()
       return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(file)
     }
-    response
-      .writeHead(200, { 'content-type': 'text/html' })
-      .end('<!doctype html><title>app</title><script type="module" src="/page.js"></script>')
+    const html = documents(path)
+    if (html === undefined) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found')
+    response.writeHead(200, { 'content-type': 'text/html' }).end(html)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo

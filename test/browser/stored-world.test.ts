@@ -54,6 +54,14 @@ describe('the stored world of the worker mock (persist: true)', () => {
     expect(await second.plants()).toEqual(seeded)
   })
 
+  test('store.reset() settles once the reset world is stored: a reload right after lists the seeded plants', async () => {
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
+    await app.create({ id: '207', name: 'Reset Away' })
+    await inPagePlantStore(app.page).reset()
+    await app.reload()
+    expect(await app.plants()).toEqual(await seededPlants('acme'))
+  })
+
   test('answers the first request of a reload from the stored world, never the seeded one', async () => {
     const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
     const seeded = await seededPlants('acme')
