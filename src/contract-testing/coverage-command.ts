@@ -202,11 +202,7 @@ export function coverageCommand(): Command {
         await mkdir(dirname(flags.out), { recursive: true })
         await writeFile(flags.out, json)
       }
-      process.stdout.write(
-        flags.json
-          ? json
-          : `${counted}\n${coverageTable(report)}\n`,
-      )
+      process.stdout.write(flags.json ? json : `${counted}\n${coverageTable(report)}\n`)
       const shortfalls = coverageShortfalls(report, { min: flags.min, require: flags.require })
       if (shortfalls.length > 0) {
         command.error(`${name}: ${shortfalls.join(' ')}`, { exitCode: 1, code: 'plant-store-mock.belowMinimum' })

@@ -186,7 +186,9 @@ describe('merging coverage reports', () => {
 
   test('reports alone, without a pact, are said as such: "2 coverage reports merged."', async () => {
     const unit = join(directory, 'merge', 'unit-alone.json')
-    expect((await spawnCli(['coverage', await pactFile('listed-alone.json', [listed]), '--out', unit]).done).code).toBe(0)
+    expect((await spawnCli(['coverage', await pactFile('listed-alone.json', [listed]), '--out', unit]).done).code).toBe(
+      0,
+    )
 
     const { code, stdout } = await spawnCli(['coverage', unit, unit]).done
     expect(code).toBe(0)
