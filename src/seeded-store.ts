@@ -3,6 +3,7 @@ import {
   defaultPlantsPerTenant,
   defaultSeed,
   defaultWorld,
+  fixtureTokens,
   seededPlants,
   type WorldOptions,
 } from '../fixtures/world.ts'
@@ -43,5 +44,22 @@ export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantSt
     (plantsPerTenant ?? defaultPlantsPerTenant) === defaultPlantsPerTenant &&
     quota === undefined
   const { world = isDefault ? defaultWorld() : buildWorld(options) } = options
-  return new PlantStore({ generatePlants: seededPlants, world, quota, now, persist, record, plantBytes, clientShare })
+  return new PlantStore({
+    generatePlants: seededPlants,
+    world,
+    quota,
+    now,
+    persist,
+    record,
+    plantBytes,
+    clientShare,
+    publicTokens,
+  })
 }
+
+/** The fixture tokens: public (the banner and the guides print them), so a misspelt one's 401 may name them. */
+const publicTokens = [
+  ...new Set(
+    Object.values(fixtureTokens).flatMap((tokens) => (typeof tokens === 'string' ? [tokens] : Object.values(tokens))),
+  ),
+]

@@ -130,14 +130,20 @@ async function send(connection: Connection, method: Method, template: string, re
   }
   const query = search.toString() === '' ? '' : `?${search}`
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers }
-  if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`
+  if (request.token !== undefined) headers.authorization = `Bearer ${checkedToken(request.token)}`
   if (request.body !== undefined) headers['content-type'] = 'application/json'
   const doFetch = connection.fetch ?? fetch
-  const response = await doFetch(`${connection.baseUrl.replace(/\/+$/, '')}${path}${query}`, {
-    method: method.toUpperCase(),
-    headers,
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-  })
+  const url = `${connection.baseUrl.replace(/\/+$/, '')}${path}${query}`
+  let response: Response
+  try {
+    response = await doFetch(url, {
+      method: method.toUpperCase(),
+      headers,
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    })
+  } catch (error) {
+    throw withHint(error, `${method.toUpperCase()} ${url}`)
+  }
   const text = await response.text()
   const json: unknown = text === '' ? undefined : JSON.parse(text)
   if (!response.ok) {
@@ -149,6 +155,38 @@ async function send(connection: Connection, method: Method, template: string, re
     )
   }
   return json
+}
+
+/**
+ * The token as it may be sent. White space at either end is refused here:
+ * HTTP drops it from a header (RFC 9110, 5.5), so the server would see, and
+ * accept, another token than the one given, while RFC 6750 allows no space in
+ * a bearer token.
+ */
+function checkedToken(token: string): string {
+  if (token.trim() !== token) {
+    throw new TypeError(
+      'plant-store-mock client: the token has white space at an end, which HTTP drops (the server would accept another token than the one given); pass the token exactly as issued.',
+    )
+  }
+  return token
+}
+
+/** The address could not be reached at all: the codes of a fetch that no one answered. */
+const unreached = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED'])
+
+/**
+ * A fetch that nothing answered, said with a hint: in a test, that is a mock
+ * that was never started (`server.listen()` forgotten) or a `baseUrl` it
+ * does not answer. Any other failure passes unchanged.
+ */
+function withHint(error: unknown, request: string): unknown {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
+  if (typeof cause?.code !== 'string' || !unreached.has(cause.code)) return error
+  return new TypeError(
+    `Nothing answered ${request} (${String(cause.message ?? cause.code)}). If a mock should have: start it before the first request (msw's server.listen(), e.g. in beforeAll or a setupFiles module), with the client's baseUrl among the addresses it answers.`,
+    { cause: error },
+  )
 }
 
 /** Whether a JSON value is an Error body. */

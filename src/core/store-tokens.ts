@@ -14,14 +14,17 @@ import { ExpiredTokens, type Principal } from './tokens.ts'
 export class StoreTokens {
   readonly #state: StoreState
   readonly #expired = new ExpiredTokens()
+  readonly #publicTokens: readonly string[]
 
-  constructor(state: StoreState) {
+  /** `publicTokens`: those an unknown token's refusal may suggest (see `PlantStoreOptions.publicTokens`). */
+  constructor(state: StoreState, publicTokens: readonly string[] = []) {
     this.#state = state
+    this.#publicTokens = publicTokens
   }
 
   resolve(token: string): Principal {
     const principal = this.#state.tenants.resolve(token, this.#state.now())
-    if (!principal) throw this.#expired.refusal(token)
+    if (!principal) throw this.#expired.refusal(token, () => this.#publicTokens.filter((known) => this.isValid(known)))
     return principal
   }
 

@@ -38,6 +38,12 @@ export interface PlantStoreOptions {
   /** The clock tokens expire against (default `Date.now`). */
   now?: () => number
   /**
+   * Tokens an unknown token's 401 may suggest ("did you mean …?") while the
+   * store accepts them: public by design (the fixture tokens, printed in the
+   * banner and the guides). Never a provisioned tenant's token. None by default.
+   */
+  publicTokens?: readonly string[]
+  /**
    * Bytes every tenant's plants may take in memory together, as `plantCost`
    * counts them (default: no budget). A create or a provisioning that would
    * pass it is refused with `sandbox_full` (507); deletes, removals and
@@ -134,7 +140,7 @@ export class PlantStore {
     })
     this.#plants = new StorePlants(this.#state, options)
     this.#loads = new StoreLoads(this.#state, options.world && checkWorld(options.world))
-    this.#tokens = new StoreTokens(this.#state)
+    this.#tokens = new StoreTokens(this.#state, options.publicTokens)
     this.#lifecycle = new TenantProvisioning(this.#state, this.#loads, this.#tokens)
     this.#snapshots = new StoreSnapshots(this.#state, this.#loads)
   }

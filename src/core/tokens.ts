@@ -1,5 +1,6 @@
-import { challenge, PlantStoreError } from './errors.ts'
+import { challenge, PlantStoreError, quote } from './errors.ts'
 import type { Scope, UserSpec } from './schemas.ts'
+import { closest } from './unknown-names.ts'
 
 /** Who is calling: resolved from a token. */
 export interface Principal {
@@ -95,13 +96,24 @@ export class ExpiredTokens {
     }
   }
 
-  /** The `invalid_token` (401) a token no index holds answers: "has expired" for a remembered one. */
-  refusal(token: string): PlantStoreError {
-    return this.#tokens.has(token)
-      ? invalidToken('The access token has expired.', 'expired')
-      : invalidToken('The access token is not recognised.', 'invalid')
+  /**
+   * The `invalid_token` (401) a token no index holds answers: "has expired"
+   * for a remembered one; else "not recognised", with a "did you mean" when
+   * one of the `suggestible` tokens (public ones only) is close to it.
+   */
+  refusal(token: string, suggestible: () => readonly string[] = () => []): PlantStoreError {
+    if (this.#tokens.has(token)) return invalidToken('The access token has expired.', 'expired')
+    // Only a token about as long as the public ones is compared (a long one would cost every refusal more).
+    const meant = token.length <= maxSuggestedLength ? closest(token, suggestible()) : undefined
+    return invalidToken(
+      `The access token is not recognised${meant === undefined ? '' : ` (did you mean ${quote(meant)}?)`}.`,
+      'invalid',
+    )
   }
 }
+
+/** Unknown tokens longer than this get no "did you mean". */
+const maxSuggestedLength = 64
 
 function invalidToken(message: string, token: 'invalid' | 'expired'): PlantStoreError {
   return new PlantStoreError('invalid_token', message, { 'www-authenticate': challenge('invalid_token') }, { token })

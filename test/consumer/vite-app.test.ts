@@ -52,9 +52,9 @@ const tooling = [
   '@storybook/react-vite@10',
   'msw-storybook-addon@3',
   // For the packed types under both compilers: TypeScript 5.9 beside the template's 7, and the optional
-  // peers whose types the entries name (the contracts entry names Pact's, the server entry Express's and pino's).
+  // peers whose types the entries name (the server entry names Express's and pino's). No Pact: the coverage
+  // guide's recordMswPact and the contracts entry's types need none (test/consumer/contracts-without-pact.test.ts).
   `typescript-5.9@npm:typescript@${manifest.devDependencies.typescript}`,
-  `@pact-foundation/pact@${manifest.devDependencies['@pact-foundation/pact']}`,
   `@types/express@${manifest.devDependencies['@types/express']}`,
   `pino@${manifest.devDependencies.pino}`,
 ]
