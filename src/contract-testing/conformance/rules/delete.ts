@@ -14,7 +14,8 @@ export const deleteRules: readonly ConformanceRule[] = [
   {
     id: 'delete.success',
     title: 'DELETE /plants/{id} of a plant answers 204 without a body, and the plant leaves the list',
-    clause: 'deletePlant, id: "Deletes the plant with this id from the caller\'s tenant"; 204 "plant deleted", no content',
+    clause:
+      'deletePlant, id: "Deletes the plant with this id from the caller\'s tenant"; 204 "plant deleted", no content',
     async check(context) {
       const plant = await context.createPlant({ label: 'delete me' })
       const exchange = await context.send({ method: 'DELETE', path: `/plants/${plant.id}` })
