@@ -95,15 +95,20 @@ const word = (text: string) =>
 
 const kebab = (id: string) => id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
 
-/** The source of an operation's own file (src/core/operations/<operation-id>.ts); a HEAD's is its GET's. */
-function operationSource(operation: keyof typeof contract.operations): string {
+/** The path of an operation's own file (src/core/operations/<operation-id>.ts); a HEAD's is its GET's. */
+function ownFile(operation: keyof typeof contract.operations): string {
   const { method, path } = contract.operations[operation]
   const get =
     method === 'HEAD'
       ? Object.entries(contract.operations).find(([, o]) => o.path === path && o.method === 'GET')?.[0]
       : operation
+  return `src/core/operations/${kebab(get ?? operation)}.ts`
+}
+
+/** The source of an operation's own file; a HEAD's is its GET's. */
+function operationSource(operation: keyof typeof contract.operations): string {
   try {
-    return readFileSync(new URL(`../../src/core/operations/${kebab(get ?? operation)}.ts`, import.meta.url), 'utf8')
+    return readFileSync(new URL(`../../${ownFile(operation)}`, import.meta.url), 'utf8')
   } catch {
     return ''
   }
@@ -358,7 +363,7 @@ describe.each(inputs.map((input) => [input.key, input] as const))('the contract 
     if (exemption === undefined) {
       expect(
         present[part](input),
-        `${input.key} has no ${part} part and no exemption for it; next: ${nextStep[input.kind][part]} (${guideOf(input.kind)})`,
+        `${input.key} has no ${part} part and no exemption for it; next: ${nextStep[input.kind][part].replace('src/core/operations/<operation-id>.ts', ownFile(input.operation))} (${guideOf(input.kind)})`,
       ).toBe(true)
     } else {
       expect(exemption.length, `${input.key}'s ${part} exemption says why`).toBeGreaterThan(10)
