@@ -10,7 +10,7 @@
 import { buildWorld, generatePlants } from '../../fixtures/world.ts'
 import { PlantStoreError } from '../core/errors.ts'
 import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
-import { PlantStore, type StoreChange, type TenantSnapshot } from '../core/store.ts'
+import { applyPlantChange, PlantStore, type StoreChange } from '../core/store.ts'
 import { lazy, z } from '../core/zod.ts'
 import { contract } from '../generated/contract.ts'
 import type { CreatePlantStoreOptions } from '../seeded-store.ts'
@@ -318,7 +318,7 @@ class WorldStorage {
     const memory = stored?.snapshot.tenants.some(({ id }) => id === change.tenantId) ? undefined : inMemory()
     const { snapshot, provisioned } = memory ?? stored ?? inMemory()
     const tenants = snapshot.tenants.map((tenant) =>
-      tenant.id === change.tenantId ? { ...tenant, plants: changedPlants(tenant.plants, change) } : tenant,
+      tenant.id === change.tenantId ? { ...tenant, plants: applyPlantChange(tenant.plants, change) } : tenant,
     )
     this.save({ tenants }, provisioned)
   }
@@ -340,18 +340,6 @@ class WorldStorage {
     if (this.#warned) return
     this.#warned = true
     console.warn(`[plant-store-mock] ${message}`)
-  }
-}
-
-/** A tenant's plants with one write made. */
-function changedPlants(plants: TenantSnapshot['plants'], change: StoreChange): TenantSnapshot['plants'] {
-  switch (change.kind) {
-    case 'create':
-      return [...plants.filter(({ id }) => id !== change.plant.id), change.plant]
-    case 'delete':
-      return plants.filter(({ id }) => id !== change.id)
-    case 'reset':
-      return [...change.plants]
   }
 }
 

@@ -19,7 +19,7 @@ import { hostname } from 'node:os'
 import { createClient, type RedisClientType } from '@redis/client'
 import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
-import type { StoreChange, TenantSnapshot } from '../core/store.ts'
+import { type StoreChange, type TenantSnapshot, unreachable } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
 
@@ -99,9 +99,13 @@ redis.call('PUBLISH', '${claimsChannel}', ARGV[2] .. ' ' .. ARGV[1])
 local found = redis.call('HMGET', KEYS[1], 'spec', 'faults')
 return {'claimed', found[1], found[2] or '[]', redis.call('HGETALL', KEYS[2])}`
 
-/** ARGV: replica, id, plant JSON. */
-const createScript = `${fence}
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+/**
+ * ARGV: replica, id, plant JSON: the plant with this id after a write (any operation's). One the tenant holds keeps
+ * its place in creation order (its `s`); a new one comes last.
+ */
+const putScript = `${fence}
+local held = redis.call('HGET', KEYS[2], ARGV[2])
+local seq = held and tonumber(string.match(held, '^{"s":(%d+),')) or redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[2], ARGV[2], '{"s":' .. seq .. ',"p":' .. ARGV[3] .. '}')
 ${expire}
 return seq`
@@ -254,11 +258,10 @@ export class RedisTenants {
   async write(change: TenantChange): Promise<void> {
     const { tenantId } = change
     switch (change.kind) {
-      case 'create':
-        await this.#run(createScript, tenantId, [this.replica, String(change.plant.id), JSON.stringify(change.plant)])
-        return
-      case 'delete':
-        await this.#run(deleteScript, tenantId, [this.replica, String(change.id)])
+      case 'plant':
+        await (change.plant
+          ? this.#run(putScript, tenantId, [this.replica, String(change.id), JSON.stringify(change.plant)])
+          : this.#run(deleteScript, tenantId, [this.replica, String(change.id)]))
         return
       case 'reset':
         await this.#run(resetScript, tenantId, [
@@ -269,6 +272,8 @@ export class RedisTenants {
       case 'faults':
         await this.#run(faultsScript, tenantId, [this.replica, JSON.stringify(change.rules)])
         return
+      default:
+        return unreachable(change)
     }
   }
 

@@ -207,7 +207,10 @@ test('a list with a parameter the list does not read back (an offset) says nothi
       tokens,
     },
   )
-  expect(world.find(({ id }) => id === 'north')?.plants.map(({ name }) => name)).toEqual(['Fern', 'Moss'])
+  expect(((world.find(({ id }) => id === 'north')?.plants ?? []) as StoredPlant[]).map(({ name }) => name)).toEqual([
+    'Fern',
+    'Moss',
+  ])
   const offsetFirst = await worldFromHar(
     { log: { entries: [entry('?offset=1&limit=1', ['Moss'])] } },
     { baseUrl, tokens },
