@@ -217,10 +217,15 @@ describe('a damaged state file', () => {
     } finally {
       expect(await second.stop()).toBe(0)
     }
+    // A put of a plant the tenant holds (what an update writes) keeps its place in creation order.
+    await appendFile(stateFile, '{"t":"put","tenant":"acme","plant":{"id":710,"name":"Renamed in place"}}\n')
     const third = await startBin(stateFile)
     try {
       const ids = await plantIds(third.url, 'psm_acme_read')
       expect([ids.has(710), ids.has(711)]).toEqual([true, true])
+      const list = await fetch(`${third.url}/plants`, { headers: bearer('psm_acme_read') })
+      const names = ((await list.json()) as Array<{ name: string }>).map(({ name }) => name)
+      expect(names.slice(-2)).toEqual(['Renamed in place', 'Written as a put'])
     } finally {
       expect(await third.stop()).toBe(0)
     }
