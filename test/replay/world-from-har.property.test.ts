@@ -153,7 +153,67 @@ describe('worldFromHar', () => {
           expect(report.disagreements).toEqual([])
         },
       ),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        // Sessions that once broke the inference (a 409 bound a listed plant that a delete then took; a cut list).
+        examples: [
+          [
+            [
+              {
+                tenant: 'north',
+                pairs: [
+                  [8, { name: 'Fern', tag: undefined }],
+                  [4, { name: 'Fern', tag: 'green' }],
+                  [2, { name: 'Fern', tag: undefined }],
+                ],
+              },
+              { tenant: 'south', pairs: [] },
+            ],
+            [
+              {
+                method: 'POST' as const,
+                path: '/plants',
+                query: '',
+                token: 'tok_north',
+                body: '{"id":2,"name":"Fern"}',
+              },
+              {
+                method: 'POST' as const,
+                path: '/plants',
+                query: '',
+                token: 'tok_north',
+                body: '{"id":4,"name":"Fern"}',
+              },
+              { method: 'DELETE' as const, path: '/plants/8', query: '', token: 'tok_north' },
+              { method: 'GET' as const, path: '/plants', query: 'limit=1', token: 'tok_north' },
+              { method: 'GET' as const, path: '/plants', query: '', token: 'tok_north' },
+            ],
+          ],
+          [
+            [
+              {
+                tenant: 'north',
+                pairs: [
+                  [4, { name: 'Fern', tag: undefined }],
+                  [3, { name: 'Fern', tag: 'green' }],
+                ],
+              },
+              { tenant: 'south', pairs: [] },
+            ],
+            [
+              { method: 'DELETE' as const, path: '/plants/3', query: '', token: 'tok_north' },
+              {
+                method: 'POST' as const,
+                path: '/plants',
+                query: '',
+                token: 'tok_north',
+                body: '{"id":3,"name":"Fern"}',
+              },
+              { method: 'GET' as const, path: '/plants', query: 'limit=1', token: 'tok_north' },
+            ],
+          ],
+        ],
+      },
     )
   })
 

@@ -658,6 +658,19 @@ export class ReplayState {
       if (model.unnamed.has(gone.id) && !model.written.has(gone.id) && this.#merge(model, gone.id, matched)) continue
       const key = keyOfId(gone.id)
       const since = model.standIns.get(key)
+      // One an answer showed by its id (a 409) that a cut list passes over: a delete's guess took the wrong plant,
+      // and its plant, after the list, holds this id.
+      const traded =
+        !exact &&
+        split === listed.length &&
+        !model.written.has(gone.id) &&
+        model.bound.has(gone.id) &&
+        this.#trade(model, gone, key)
+      if (traded) {
+        tail.push(traded)
+        tail.sort((x, y) => placeOf(x) - placeOf(y))
+        continue
+      }
       if (model.written.has(gone.id) || since === undefined || model.bound.has(gone.id)) {
         this.#gone(model, gone.id)
         continue
@@ -721,6 +734,30 @@ export class ReplayState {
       return true
     }
     return false
+  }
+
+  /**
+   * Trades ids between a plant a list passed over that an answer showed by
+   * its id (`gone`, stand-in `key`) and the plant a delete's guess took (not
+   * listed: it may come after a cut list): the guess moves to `key`, and the
+   * id to the plant it took, which is back. Answers that plant, or nothing.
+   */
+  #trade(model: TenantModel, gone: StoredPlant, key: number): StoredPlant | undefined {
+    const since = model.standIns.get(key)
+    if (since === undefined) return undefined
+    const absent = model.absentAt.get(gone.id) ?? -1
+    for (const guess of model.guesses) {
+      const asSince = model.standIns.get(guess.as)
+      if (guess.madeUp || asSince === undefined || asSince <= absent) continue
+      if (since <= guess.absentBefore || since >= guess.step) continue
+      if (this.store.getPlant(model.id, guess.as)) continue
+      const back = { ...guess.plant, id: gone.id }
+      model.bound.set(gone.id, guess.as)
+      model.bound.set(guess.id, key)
+      Object.assign(guess, { as: key, plant: model.initial.get(key) as StoredPlant })
+      return back
+    }
+    return undefined
   }
 
   /** A delete's made-up plant (not in `reserved`) that this stand-in can be. */
