@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 // The bench loads faker at once: the synchronous generator behind fixtures/world.ts's generatePlants.
 import { drawPlants as generatePlants } from '../fixtures/plant-generator.ts'
 import type { CheckedTenantSpec, StoredPlant, TenantSpec } from '../src/core/schemas.ts'
-import type { RecordedChange, SavedTenant } from '../src/core/store.ts'
+import { type RecordedChange, type SavedTenant, unreachable } from '../src/core/store.ts'
 import { createPlantStore } from '../src/seeded-store.ts'
 import { startSandbox } from '../src/server/start-sandbox.ts'
 
@@ -40,11 +40,10 @@ async function sqliteState(file: string) {
   }
   const apply = (change: RecordedChange) => {
     switch (change.kind) {
-      case 'create':
-        insertPlant.run(change.tenantId, change.plant.id, change.plant.name, change.plant.tag ?? null)
-        return
-      case 'delete':
+      case 'plant':
+        // The plant after the write, or none (an upsert here: the bench's plants carry no order of their own).
         deletePlant.run(change.tenantId, change.id)
+        if (change.plant) insertPlant.run(change.tenantId, change.id, change.plant.name, change.plant.tag ?? null)
         return
       case 'reset':
         deletePlants.run(change.tenantId)
@@ -61,6 +60,8 @@ async function sqliteState(file: string) {
         db.exec('DELETE FROM plants; DELETE FROM tenants')
         for (const spec of change.tenants) putTenant(spec, false, seeded(spec))
         return
+      default:
+        unreachable(change)
     }
   }
   let queue: Array<{ change: RecordedChange; resolve: () => void; reject: (error: unknown) => void }> = []

@@ -13,7 +13,7 @@
 import { buildWorld, generatePlants } from '../../fixtures/world.ts'
 import { PlantStoreError } from '../core/errors.ts'
 import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
-import { PlantStore, type StoreChange, type TenantSnapshot } from '../core/store.ts'
+import { applyPlantChange, PlantStore, type StoreChange } from '../core/store.ts'
 import { lazy, z } from '../core/zod.ts'
 import { contract } from '../generated/contract.ts'
 import type { CreatePlantStoreOptions } from '../seeded-store.ts'
@@ -437,12 +437,18 @@ class WorldStorage {
   change(change: StoreChange, inMemory: () => { snapshot: StoreSnapshot; provisioned: readonly string[] }): void {
     const stored = this.read()
     const tenant = stored?.snapshot.tenants.find(({ id }) => id === change.tenantId)
-    if (change.kind === 'create' && tenant?.plants.some(({ id }) => id === change.plant.id)) {
-      throw new PlantStoreError('conflict', `A plant with id ${change.plant.id} already exists.`)
+    // A write that found no plant with this id in its tab finds one another tab stored: that tab's write stands.
+    if (
+      change.kind === 'plant' &&
+      change.plant &&
+      !change.before &&
+      tenant?.plants.some(({ id }) => id === change.id)
+    ) {
+      throw new PlantStoreError('conflict', `A plant with id ${change.id} already exists.`)
     }
     const { snapshot, provisioned } = (tenant && stored) || inMemory()
     const tenants = snapshot.tenants.map((tenant) =>
-      tenant.id === change.tenantId ? { ...tenant, plants: changedPlants(tenant.plants, change) } : tenant,
+      tenant.id === change.tenantId ? { ...tenant, plants: applyPlantChange(tenant.plants, change) } : tenant,
     )
     this.save({ tenants }, provisioned)
   }
@@ -464,18 +470,6 @@ class WorldStorage {
     if (this.#warned) return
     this.#warned = true
     console.warn(`[plant-store-mock] ${message}`)
-  }
-}
-
-/** A tenant's plants with one write made. */
-function changedPlants(plants: TenantSnapshot['plants'], change: StoreChange): TenantSnapshot['plants'] {
-  switch (change.kind) {
-    case 'create':
-      return [...plants.filter(({ id }) => id !== change.plant.id), change.plant]
-    case 'delete':
-      return plants.filter(({ id }) => id !== change.id)
-    case 'reset':
-      return [...change.plants]
   }
 }
 

@@ -19,7 +19,7 @@ import { hostname } from 'node:os'
 import { createClient, type RedisClientType } from '@redis/client'
 import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
-import type { StoreChange, TenantSnapshot } from '../core/store.ts'
+import { type StoreChange, type TenantSnapshot, unreachable } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
 import {
@@ -114,16 +114,20 @@ return {'claimed', found[1], found[2] or '[]', redis.call('HGETALL', KEYS[2])}`
 /** The tenant id of a script's KEYS[1] (`psm:tenant:<id>`), for the budget. */
 const tenantOfKey = `local tenant_id = string.sub(KEYS[1], ${tenantKey('').length + 1})`
 
-/** ARGV: replica, id, plant JSON. Charged to the budget before it is written (a plant replaced: the difference). */
-const createScript = `${fence}
+/**
+ * ARGV: replica, id, plant JSON: the plant with this id after a write (any operation's). One the tenant holds keeps
+ * its place in creation order (its `s`); a new one comes last. Charged to the budget before it is written (a plant
+ * replaced: the difference).
+ */
+const putScript = `${fence}
 ${tenantOfKey}
-local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1
+local held = redis.call('HGET', KEYS[2], ARGV[2])
+local seq = held and tonumber(string.match(held, '^{"s":(%d+),')) or (tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1)
 local value = '{"s":' .. seq .. ',"p":' .. ARGV[3] .. '}'
-local old = redis.call('HSTRLEN', KEYS[2], ARGV[2])
-local delta = #ARGV[2] + #value + ${entryOverheadBytes}
-if old > 0 then delta = delta - old - #ARGV[2] - ${entryOverheadBytes} end
+local delta = #value - (held and #held or 0)
+if not held then delta = delta + #ARGV[2] + ${entryOverheadBytes} end
 budget_charge(tenant_id, delta)
-redis.call('HINCRBY', KEYS[1], 'seq', 1)
+if not held then redis.call('HINCRBY', KEYS[1], 'seq', 1) end
 redis.call('HSET', KEYS[2], ARGV[2], value)
 ${expire}
 return seq`
@@ -302,11 +306,10 @@ export class RedisTenants {
   async write(change: TenantChange): Promise<void> {
     const { tenantId } = change
     switch (change.kind) {
-      case 'create':
-        await this.#run(createScript, tenantId, [this.replica, String(change.plant.id), JSON.stringify(change.plant)])
-        return
-      case 'delete':
-        await this.#run(deleteScript, tenantId, [this.replica, String(change.id)])
+      case 'plant':
+        await (change.plant
+          ? this.#run(putScript, tenantId, [this.replica, String(change.id), JSON.stringify(change.plant)])
+          : this.#run(deleteScript, tenantId, [this.replica, String(change.id)]))
         return
       case 'reset':
         await this.#run(resetScript, tenantId, [
@@ -317,6 +320,8 @@ export class RedisTenants {
       case 'faults':
         await this.#run(faultsScript, tenantId, [this.replica, JSON.stringify(change.rules)])
         return
+      default:
+        return unreachable(change)
     }
   }
 

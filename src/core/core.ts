@@ -192,7 +192,7 @@ function route(store: PlantStore, request: CoreRequest, trace: Trace): CoreRespo
   for (const scope of contract.operations[operation].scopes) authorize(principal, scope)
   const id = handler as CoreOperationId
   const inputs = parseParameters(id, request, params)
-  const run = operations[id] as Operation<CoreOperationId>
+  const run = operations[id].handle as Operation<CoreOperationId>
   const response =
     contractInputs.operations[id].body === null
       ? run(store, principal, { ...inputs, body: undefined } as Inputs<CoreOperationId>, request, trace)

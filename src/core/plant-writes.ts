@@ -3,11 +3,60 @@ import { keyedQueue } from './keyed-queue.ts'
 import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
 import type { Tenant } from './tenants.ts'
 
-/** A write to a tenant's plants, as a write-through hook (`PlantStoreOptions.persist`) receives it. */
+/**
+ * A write to a tenant's plants, as a write-through hook
+ * (`PlantStoreOptions.persist`) receives it: generic, whatever the operation
+ * that made it. `plant`: the plant with this id after the write, or (with
+ * `plant: undefined`) that there is none; a plant whose id the tenant held
+ * keeps its place, a new one comes last (creation order). `reset`: the
+ * tenant's plants, all of them, are now these. A persistence layer applies
+ * these two and nothing else, so an operation that writes needs no change
+ * there; {@link applyPlantChange} and {@link unreachable} do it exhaustively.
+ */
 export type StoreChange =
-  | { readonly kind: 'create'; readonly tenantId: string; readonly plant: StoredPlant }
-  | { readonly kind: 'delete'; readonly tenantId: string; readonly id: number }
+  | {
+      readonly kind: 'plant'
+      readonly tenantId: string
+      readonly id: number
+      /** The plant after the write; `undefined` when the write removed it. */
+      readonly plant: StoredPlant | undefined
+      /** The plant with this id as the writing store held it before the write: what a layer shared by several writers (tabs) checks it still holds. */
+      readonly before: StoredPlant | undefined
+    }
   | { readonly kind: 'reset'; readonly tenantId: string; readonly plants: readonly StoredPlant[] }
+
+/**
+ * A tenant's plants (in creation order) with one change made: the plant put
+ * in its place (or last when new), or removed.
+ *
+ * @example
+ * applyPlantChange([{ id: 1, name: 'Fern' }], { kind: 'plant', tenantId: 'acme', id: 1, plant: undefined, before: { id: 1, name: 'Fern' } }) // []
+ */
+export function applyPlantChange(plants: readonly StoredPlant[], change: StoreChange): StoredPlant[] {
+  switch (change.kind) {
+    case 'plant': {
+      const { id, plant } = change
+      const at = plants.findIndex((held) => held.id === id)
+      if (!plant) return at === -1 ? [...plants] : plants.toSpliced(at, 1)
+      return at === -1 ? [...plants, plant] : plants.with(at, plant)
+    }
+    case 'reset':
+      return [...change.plants]
+    default:
+      return unreachable(change)
+  }
+}
+
+/**
+ * Fails `tsc` where a switch over a closed union misses a case (its value is
+ * then not `never`), and throws should one come at run time.
+ *
+ * @example
+ * default: return unreachable(change)
+ */
+export function unreachable(value: never): never {
+  throw new Error(`An unhandled case: ${JSON.stringify(value)}`)
+}
 
 /** Writes a change through to durable storage before it is applied; a rejection changes nothing. */
 export type Persist = (change: StoreChange) => Promise<void>
@@ -48,7 +97,7 @@ export type RecordChange = (change: RecordedChange) => Promise<void>
  *
  * @example
  * const stored = plants.add(plant)
- * await recorded(record, { kind: 'create', tenantId, plant }, () => plants.delete(plant.id))
+ * await recorded(record, { kind: 'plant', tenantId, id: plant.id, plant, before: undefined }, () => plants.delete(plant.id))
  */
 export async function recorded(
   record: RecordChange | undefined,
@@ -105,7 +154,7 @@ export class PlantWrites {
       }
       plants.checkRoom(plant)
       // Only awaited when there is a hook: without one the checks and the write stay in one turn.
-      const change = { kind: 'create', tenantId, plant } as const
+      const change = { kind: 'plant', tenantId, id: plant.id, plant, before: undefined } as const
       if (this.#persist) await this.#persist(change)
       const stored = plants.add(plant)
       await recorded(this.#record, change, () => plants.delete(plant.id))
@@ -117,8 +166,9 @@ export class PlantWrites {
   delete(tenantId: string, id: number): Promise<StoredPlant | undefined> {
     return this.#serially(tenantId, async () => {
       const { plants } = this.#tenant(tenantId)
-      if (!plants.has(id)) return undefined
-      const change = { kind: 'delete', tenantId, id } as const
+      const before = plants.get(id)
+      if (!before) return undefined
+      const change = { kind: 'plant', tenantId, id, plant: undefined, before } as const
       if (this.#persist) await this.#persist(change)
       const deleted = plants.delete(id)
       // Undone, it comes back last: a failed write to disk is rare enough not to keep its place for it.

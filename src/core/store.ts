@@ -18,6 +18,7 @@ export type {
   StoreChange,
   TenantLifecycleChange,
 } from './plant-writes.ts'
+export { applyPlantChange, unreachable } from './plant-writes.ts'
 export {
   type PlantGenerator,
   type ProvisionedTenant,

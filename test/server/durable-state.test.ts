@@ -197,6 +197,40 @@ describe('a damaged state file', () => {
     }
   }, 30_000)
 
+  test('a file written before generic changes (its creates as create records) still loads; a write now appends a put', async () => {
+    const stateFile = join(directory, 'old-records.jsonl')
+    const first = await startBin(stateFile)
+    expect(await first.stop()).toBe(0)
+    // What a sandbox wrote for a create before the store's changes were generic.
+    await appendFile(stateFile, '{"t":"create","tenant":"acme","plant":{"id":710,"name":"Written as a create"}}\n')
+    const second = await startBin(stateFile)
+    try {
+      expect((await plantIds(second.url, 'psm_acme_read')).has(710)).toBe(true)
+      const created = await fetch(`${second.url}/plants`, {
+        method: 'POST',
+        headers: { ...bearer('psm_acme_write'), ...json },
+        body: '{"id":711,"name":"Written as a put"}',
+      })
+      expect(created.status).toBe(200)
+      const last = (await readFile(stateFile, 'utf8')).trimEnd().split('\n').at(-1) ?? ''
+      expect(JSON.parse(last)).toEqual({ t: 'put', tenant: 'acme', plant: { id: 711, name: 'Written as a put' } })
+    } finally {
+      expect(await second.stop()).toBe(0)
+    }
+    // A put of a plant the tenant holds (what an update writes) keeps its place in creation order.
+    await appendFile(stateFile, '{"t":"put","tenant":"acme","plant":{"id":710,"name":"Renamed in place"}}\n')
+    const third = await startBin(stateFile)
+    try {
+      const ids = await plantIds(third.url, 'psm_acme_read')
+      expect([ids.has(710), ids.has(711)]).toEqual([true, true])
+      const list = await fetch(`${third.url}/plants`, { headers: bearer('psm_acme_read') })
+      const names = ((await list.json()) as Array<{ name: string }>).map(({ name }) => name)
+      expect(names.slice(-2)).toEqual(['Renamed in place', 'Written as a put'])
+    } finally {
+      expect(await third.stop()).toBe(0)
+    }
+  }, 30_000)
+
   test('an empty file (made with touch) is a new state file', async () => {
     const stateFile = join(directory, 'touched.jsonl')
     await writeFile(stateFile, '')

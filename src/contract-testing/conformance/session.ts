@@ -4,6 +4,7 @@
  * divergent provider stored when it should have refused is deleted too).
  * Gives each rule its {@link RuleContext}.
  */
+import { operations } from '../../core/operations/index.ts'
 import { contract } from '../../generated/contract.ts'
 import { contractProblems, operationOf } from './contract-check.ts'
 import { type Answer, type Exchange, idsIn, type Probe, sendProbe, type Transport } from './exchange.ts'
@@ -163,9 +164,19 @@ export class ConformanceSession {
             path: `/plants/${plant.id}`,
             as: plant.tenant,
           })
-          const gone = answer !== undefined && (answer.status === 404 || (answer.status >= 200 && answer.status < 300))
+          // What the answer means is the delete's own (its descriptor's read-back): it deleted the plant, or there
+          // was none. A provider that departs with another 2xx (a 200) is taken at its word.
+          const evidence = answer
+            ? operations.deletePlant.readBack({
+                status: answer.status,
+                request: { path: { id: String(plant.id) }, query: new URLSearchParams(), body: undefined },
+                body: answer.json?.value,
+              })
+            : []
+          const missing = evidence.some(({ kind }) => kind === 'missing')
+          const gone = answer !== undefined && (evidence.length > 0 || (answer.status >= 200 && answer.status < 300))
           if (gone) {
-            if (plant.certain || answer.status !== 404) deleted++
+            if (plant.certain || !missing) deleted++
             this.#created.delete(`${plant.tenant}:${plant.id}`)
             reason = ''
             break

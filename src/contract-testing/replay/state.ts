@@ -12,9 +12,16 @@
  */
 import { seededPlants } from '../../../fixtures/world.ts'
 import { bearerToken } from '../../core/auth.ts'
-import { type OperationId, writesPlants } from '../../core/core.ts'
+import type { OperationId } from '../../core/core.ts'
 import { PlantStoreError } from '../../core/errors.ts'
 import { codePointLength } from '../../core/inputs.ts'
+import {
+  type CoreOperationId,
+  type Evidence,
+  type OperationDescriptor,
+  operations,
+} from '../../core/operations/index.ts'
+import { templatePattern } from '../../core/path-template.ts'
 import {
   scopes as contractScopes,
   type Scope,
@@ -68,14 +75,49 @@ interface KnownToken {
 interface TenantModel {
   readonly id: string
   readonly users: UserSpec[]
-  /** The plants the recording implies it held before its first exchange, oldest first. */
+  /**
+   * The plants the recording implies it held before its first exchange, in
+   * their order, each under its id in the inference: its real one, or for a
+   * plant a list showed without its id, a made-up stand-in id.
+   */
   readonly initial: Map<number, StoredPlant>
   /** Ids a recorded request created or deleted: what became of them is the recording's, not the initial world's. */
   readonly written: Set<number>
   /** Ids a recorded 200 created that nothing (no recorded delete, no list) has shown gone since. */
   readonly created: Set<number>
+  /** Stand-in ids (plants a list showed, not their ids), each with the step since which it is known to exist. */
+  readonly standIns: Map<number, number>
+  /** The real id an answer showed of a stand-in (a 204 delete or a 409 create): real id → stand-in id. */
+  readonly bound: Map<number, number>
+  /** Real ids of plants an answer showed to exist before any list named them (named `Plant <id>` meanwhile). */
+  readonly unnamed: Set<number>
+  /** Each 204 delete of an id the inference held only as a guess: which plant it took, open to a later list. */
+  readonly guesses: Guess[]
+  /** The last step at which an answer showed each id absent (a 404 delete, a 200 create). */
+  readonly absentAt: Map<number, number>
+  /** Whether the store holds all the tenant holds: a whole list (no `limit` cutting it) was seen. */
+  complete: boolean
   /** The quota a 507 showed (the plants it held then); `undefined`: the store's. */
   quota?: number | undefined
+}
+
+/**
+ * A 204 delete of an id the inference did not hold: the plant it took is a
+ * guess, which a later list may show wrong (another plant is gone, or this one
+ * is still there), and then the guess moves to the plant the list shows gone.
+ */
+interface Guess {
+  /** The real id the recording deleted. */
+  readonly id: number
+  /** The initial plant it took: a stand-in, or (`madeUp`) a plant made up for it, `Plant <id>`. */
+  as: number
+  madeUp: boolean
+  /** The plant it took, as the initial world holds it. */
+  plant: StoredPlant
+  /** The last step before the delete at which the id was seen absent: no plant known since then can be it. */
+  readonly absentBefore: number
+  /** The delete's step: a plant first seen after it cannot be the one it took. */
+  readonly step: number
 }
 
 /**
@@ -146,6 +188,8 @@ export class ReplayState {
   #unmapped = 0
   /** Ids for listed plants (a list shows no ids): counting down from -1, past any the tenant uses. */
   #nextId = -1
+  /** The exchanges read so far that said something of a tenant's plants. */
+  #step = 0
 
   private constructor(store: PlantStore) {
     this.store = store
@@ -177,11 +221,12 @@ export class ReplayState {
 
   /**
    * Puts the store into the state the exchange's real answer implies, before
-   * the core answers it. Answers what in the real answer contradicts what the
-   * recording itself showed, which only the contract explains (the real
-   * service departs): a 200 create or a 404 delete of an id the recording
-   * created and nothing removed since; a list out of the creation order the
-   * recording knows.
+   * the core answers it (what the operation's descriptor reads back of the
+   * answer: `src/core/operations/`). Answers what in the real answer
+   * contradicts what the recording itself showed, which only the contract
+   * explains (the real service departs): a plant the recording created and
+   * nothing removed since, answered as missing; a list out of the creation
+   * order the recording knows.
    */
   async before(exchange: ReplayExchange, operation: OperationId | undefined): Promise<string[]> {
     if (!operation) return []
@@ -191,65 +236,81 @@ export class ReplayState {
     const scopes = contract.operations[operation].scopes as readonly Scope[]
     if (status === 401 || status === 403 || !scopes.every((scope) => known.scopes.has(scope))) return []
     const tenant = known.tenant
-    if (operation === 'listPlants' && status === 200) return this.#list(tenant, exchange)
-    if (operation === 'addPlant' && status === 200) {
-      const id = createdId(exchange)
-      const contradiction = this.#recordedAlive(tenant, id, 409)
-      await this.#absent(tenant, id)
-      await this.#room(tenant, true)
-      return contradiction
+    this.#step++
+    const contradictions: string[] = []
+    const evidences = evidenceOf(exchange, operation)
+    for (const evidence of evidences) {
+      switch (evidence.kind) {
+        case 'exists': {
+          // Gone once the core has answered: which plant it was stays a guess a later list may move.
+          const deleted = evidences.some(
+            (other) => other.kind === 'wrote' && other.id === evidence.id && other.plant === undefined,
+          )
+          await this.#present(tenant, evidence.id, deleted)
+          break
+        }
+        case 'missing':
+          contradictions.push(...this.#recordedAlive(tenant, evidence.id, evidence.otherwise))
+          await this.#absent(tenant, evidence.id)
+          break
+        case 'listed':
+          contradictions.push(...(await this.#list(tenant, evidence.plants, evidence.cut)))
+          break
+        case 'room':
+        case 'full':
+          await this.#room(tenant, evidence.kind === 'room')
+          break
+        case 'wrote':
+          break // once the core has answered: `after`
+        default:
+          unreachable(evidence)
+      }
     }
-    if (operation === 'addPlant' && status === 507) await this.#room(tenant, false)
-    else if (operation === 'addPlant' && status === 409) await this.#present(tenant, createdId(exchange))
-    else if (operation === 'deletePlant' && status === 204) await this.#present(tenant, pathId(exchange))
-    else if (operation === 'deletePlant' && status === 404) {
-      const id = pathId(exchange)
-      const contradiction = this.#recordedAlive(tenant, id, 204)
-      await this.#absent(tenant, id)
-      return contradiction
-    }
-    return []
+    return contradictions
   }
 
   /** Whether the recording created this id and nothing removed it since: what the contract then answers instead. */
-  #recordedAlive(tenant: string, id: number | undefined, expected: number): string[] {
+  #recordedAlive(tenant: string, id: number, expected: number): string[] {
     const model = this.#model(tenant)
-    if (id === undefined || !model.created.has(id)) return []
+    if (!model.created.has(id)) return []
     model.created.delete(id)
     return [`plant ${id} was created earlier in the recording and not deleted since (the contract answers ${expected})`]
   }
 
-  /** Notes what the exchange's real answer wrote (a created or deleted id), once the core has answered it. */
+  /**
+   * Notes what the exchange's real answer wrote (the plant with an id, or its
+   * absence, as its operation reads back), once the core has answered it: what
+   * became of that id is the recording's, not the initial world's.
+   */
   after(exchange: ReplayExchange, operation: OperationId | undefined): void {
-    if (!writesPlants(operation)) return
+    if (!operation) return
     const known = this.caller(exchange).known
     const model = known && this.#tenants.get(known.tenant)
     if (!model) return
-    const { status } = exchange.answer
-    // Any 2xx wrote: a create answered 201 or a delete answered 200 still created or deleted.
-    if (status < 200 || status >= 300) return
-    if (operation === 'addPlant') {
-      const id = createdId(exchange)
-      if (id !== undefined) {
-        model.written.add(id)
-        model.created.add(id)
-      }
-    } else {
-      const id = pathId(exchange)
-      if (id !== undefined) {
-        model.written.add(id)
-        model.created.delete(id)
-      }
+    for (const evidence of evidenceOf(exchange, operation)) {
+      if (evidence.kind !== 'wrote') continue
+      model.written.add(evidence.id)
+      if (evidence.plant && !model.initial.has(evidence.id)) model.created.add(evidence.id)
+      else if (!evidence.plant) model.created.delete(evidence.id)
+      model.unnamed.delete(evidence.id)
     }
   }
 
   /**
    * The world the recording started from: every tenant of the token map and
    * each token the answers showed valid, with the plants the recorded answers
-   * imply they held before the first exchange.
+   * imply they held before the first exchange, each under the real id an
+   * answer showed of it (else its stand-in id).
    */
   world(): TenantSpec[] {
-    return [...this.#tenants.values()].map((model) => ({ ...this.#spec(model), plants: [...model.initial.values()] }))
+    return [...this.#tenants.values()].map((model) => {
+      const realOf = new Map([...model.bound].map(([real, standIn]) => [standIn, real]))
+      const plants = [...model.initial.values()].map((plant) => {
+        const real = realOf.get(plant.id)
+        return real === undefined ? plant : { ...plant, id: real }
+      })
+      return { ...this.#spec(model), plants }
+    })
   }
 
   /** The token of the exchange as known, learning one the map does not name from its answer. */
@@ -300,7 +361,19 @@ export class ReplayState {
   #model(id: string): TenantModel {
     let model = this.#tenants.get(id)
     if (!model) {
-      model = { id, users: [], initial: new Map(), written: new Set(), created: new Set() }
+      model = {
+        id,
+        users: [],
+        initial: new Map(),
+        written: new Set(),
+        created: new Set(),
+        standIns: new Map(),
+        bound: new Map(),
+        unnamed: new Set(),
+        guesses: [],
+        absentAt: new Map(),
+        complete: false,
+      }
       this.#tenants.set(id, model)
     }
     return model
@@ -338,36 +411,120 @@ export class ReplayState {
     await this.store.putTenant(this.#spec(model), { plants: this.store.listPlants(tenant), provisioned: false })
   }
 
-  /** The plant with this id exists in the tenant (a placeholder when the store had none). */
-  async #present(tenant: string, id: number | undefined): Promise<void> {
-    if (id === undefined) return
+  /**
+   * A plant with this id exists in the tenant. One the store holds is there;
+   * else, once a whole list showed everything the tenant holds, it is one of
+   * the plants a list showed without their ids (the first that can be: a later
+   * list may move the guess); else one the recording never listed, `Plant <id>`
+   * until a list names it.
+   */
+  async #present(tenant: string, id: number, deleted: boolean): Promise<void> {
+    const model = this.#model(tenant)
+    await this.#freeStandIn(model, id)
+    const absentBefore = model.absentAt.get(id) ?? -1
+    if (this.store.getPlant(tenant, id)) {
+      // Deleted now (a 204): which stand-in it was stays a guess (the recording's own plant is no guess).
+      const standIn = model.written.has(id) ? undefined : model.bound.get(id)
+      const plant = standIn === undefined ? undefined : model.initial.get(standIn)
+      if (deleted && standIn !== undefined && plant)
+        model.guesses.push({ id, as: standIn, madeUp: false, plant, absentBefore, step: this.#step })
+      return
+    }
+    if (model.written.has(id)) return this.#addPlant(tenant, { id, name: `Plant ${id}` }) // outside the recording
+    const current = this.store.listPlants(tenant)
+    const candidate = model.complete
+      ? current.find((plant) => (model.standIns.get(plant.id) ?? -1) > absentBefore)
+      : undefined
+    if (candidate) {
+      model.bound.set(id, candidate.id)
+      await this.#putPlants(
+        tenant,
+        current.map((plant) => (plant === candidate ? { ...plant, id } : plant)),
+      )
+      const plant = model.initial.get(candidate.id)
+      if (deleted && plant)
+        model.guesses.push({ id, as: candidate.id, madeUp: false, plant, absentBefore, step: this.#step })
+      return
+    }
+    // Held from the start: before every plant the recording created.
     const plant = { id, name: `Plant ${id}` }
+    const at = current.findIndex((held) => model.written.has(held.id))
+    await this.#putPlants(tenant, at === -1 ? [...current, plant] : current.toSpliced(at, 0, plant))
+    model.initial.set(id, plant)
+    model.unnamed.add(id)
+    if (deleted) model.guesses.push({ id, as: id, madeUp: true, plant, absentBefore, step: this.#step })
+  }
+
+  /** No plant with this id exists in the tenant (and none can have had it since the last step). */
+  async #absent(tenant: string, id: number): Promise<void> {
+    const model = this.#model(tenant)
+    await this.#freeStandIn(model, id)
+    model.absentAt.set(id, this.#step)
+    if (!this.store.getPlant(tenant, id)) return
+    const standIn = model.written.has(id) ? undefined : model.bound.get(id)
+    if (standIn !== undefined) {
+      // The stand-in was not this id after all: it is still there, its id unknown again.
+      model.bound.delete(id)
+      const plants = this.store.listPlants(tenant).map((plant) => (plant.id === id ? { ...plant, id: standIn } : plant))
+      return this.#putPlants(tenant, plants)
+    }
+    await this.store.deletePlant(tenant, id)
+    if (!model.written.has(id)) model.initial.delete(id)
+    model.unnamed.delete(id)
+  }
+
+  /** A stand-in whose made-up id a recorded request uses gets another one. */
+  async #freeStandIn(model: TenantModel, id: number): Promise<void> {
+    const since = model.standIns.get(id)
+    if (since === undefined || [...model.bound.values()].includes(id)) return
+    const next = this.#standInId(model)
+    model.standIns.delete(id)
+    model.standIns.set(next, since)
+    renameKey(model.initial, id, { ...(model.initial.get(id) as StoredPlant), id: next })
+    for (const guess of model.guesses) if (guess.as === id) guess.as = next
+    const plants = this.store.listPlants(model.id).map((plant) => (plant.id === id ? { ...plant, id: next } : plant))
+    await this.#putPlants(model.id, plants)
+  }
+
+  /** A made-up id no plant of the tenant has, counting down from -1. */
+  #standInId(model: TenantModel): number {
+    while (
+      model.initial.has(this.#nextId) ||
+      model.written.has(this.#nextId) ||
+      model.bound.has(this.#nextId) ||
+      model.absentAt.has(this.#nextId) ||
+      this.store.getPlant(model.id, this.#nextId)
+    )
+      this.#nextId--
+    return this.#nextId--
+  }
+
+  /** Adds a plant to the store; a full tenant keeps what it has. */
+  async #addPlant(tenant: string, plant: StoredPlant): Promise<void> {
     try {
       await this.store.addPlant(tenant, plant)
     } catch (error) {
-      // `conflict`: it exists already; a full tenant keeps what it has.
-      if (error instanceof PlantStoreError) return
-      throw error
+      if (!(error instanceof PlantStoreError)) throw error
     }
-    const model = this.#model(tenant)
-    if (!model.written.has(id)) model.initial.set(id, plant)
   }
 
-  /** No plant with this id exists in the tenant. */
-  async #absent(tenant: string, id: number | undefined): Promise<void> {
-    if (id === undefined) return
-    const removed = await this.store.deletePlant(tenant, id)
-    const model = this.#model(tenant)
-    if (removed && !model.written.has(id)) model.initial.delete(id)
+  /** Puts exactly these plants, in this order, in the tenant. */
+  async #putPlants(tenant: string, plants: StoredPlant[]): Promise<void> {
+    await this.store.putTenant(this.#spec(this.#model(tenant)), { plants, provisioned: false })
   }
 
   /**
-   * The tenant holds exactly the listed plants (or, for a list cut at
-   * `limit`, they come first). Answers the contradiction when the list puts
-   * plants the store holds out of the order it holds them in.
+   * The tenant holds exactly the listed plants (or, for a list `cut` at its
+   * `limit`, they come first). The list is lined up with what the store holds,
+   * in order: a plant the store holds without its name takes the listed one; a
+   * listed plant the store lacks is one the tenant held from the start (a
+   * stand-in, placed before the next plant it lines up with); a plant the
+   * store holds that the list passes over was not there, unless a delete took
+   * it for another: then that delete's guess moves to it. Answers the
+   * contradiction when the list puts plants the store holds out of the order
+   * it holds them in.
    */
-  async #list(tenant: string, exchange: ReplayExchange): Promise<string[]> {
-    const body = jsonOf(exchange.answer.text)
+  async #list(tenant: string, body: unknown, cut: number | undefined): Promise<string[]> {
     if (!Array.isArray(body)) return []
     const listed: Array<Omit<StoredPlant, 'id'>> = []
     for (const item of body) {
@@ -375,45 +532,406 @@ export class ReplayState {
       if (!plant) return []
       listed.push(plant)
     }
-    const limit = limitOf(exchange.query)
     // A list cut at `limit` says only what comes first; a longer one than asked for says nothing sure.
-    if (limit !== undefined && listed.length > limit) return []
-    const exact = limit === undefined || listed.length < limit
+    if (cut !== undefined && listed.length > cut) return []
+    const exact = cut === undefined || listed.length < cut
+    const model = this.#model(tenant)
     const current = this.store.listPlants(tenant)
     const agrees =
       (exact ? current.length === listed.length : current.length >= listed.length) &&
-      listed.every((plant, index) => sameListed(plant, current[index] as StoredPlant))
+      listed.every((plant, index) => sameListed(plant, current[index] as StoredPlant)) &&
+      // A cut list showing the recording's own plants may show unseen ones instead, while the tenant is not known whole.
+      (exact || model.complete || !listed.some((_, index) => model.written.has((current[index] as StoredPlant).id)))
+    if (exact) model.complete = true
     if (agrees) return []
-    const model = this.#model(tenant)
-    // Each listed plant keeps the id of an equal one the store holds (in order), or gets one of its own.
-    const holding = new Map<string, StoredPlant[]>()
-    for (const plant of current) {
-      const key = keyOf(plant)
-      holding.set(key, [...(holding.get(key) ?? []), plant])
-    }
-    const taken = new Set(current.map(({ id }) => id))
-    const used = new Set<number>()
-    const plants = listed.map((plant) => {
-      const same = holding.get(keyOf(plant))?.shift()
-      if (same) {
-        used.add(same.id)
-        return same
+    // Only the recording's own plants have an order the recording knows for sure.
+    const contradiction = outOfOrder(
+      byKey(listed, current).filter(({ id }) => model.written.has(id)),
+      current,
+    )
+    const keyOfId = (id: number) => initialKey(model, id)
+    // Line the list up with the store's plants, in order: the plants the recording created come after all the
+    // tenant held from the start, so they line up with the list's end first.
+    const recorded = current.filter(({ id }) => model.written.has(id))
+    const from = current.length - recorded.length
+    const tailOk = recorded.every((plant, index) => plant === current[from + index])
+    // Without that order (plants changed outside the recording), the whole store lines up with the list.
+    const initialPart = tailOk ? current.slice(0, from) : current
+    // Each plant a delete's guess took stays in line where the tenant held it (a ghost): a list that shows it
+    // there brings it back, and the guess moves to a plant the list shows gone.
+    const position = new Map([...model.initial.keys()].map((key, index) => [key, index]))
+    const placeOf = (plant: StoredPlant) => position.get(keyOfId(plant.id)) ?? Number.POSITIVE_INFINITY
+    const inStore = new Set(current.map(({ id }) => keyOfId(id)))
+    const ghosts = model.guesses
+      .filter((guess) => !guess.madeUp && position.has(guess.as) && !inStore.has(guess.as))
+      .sort((x, y) => (position.get(x.as) ?? 0) - (position.get(y.as) ?? 0))
+    const line: Array<{ plant: StoredPlant; ghost?: Guess }> = []
+    for (const plant of initialPart) {
+      while (ghosts[0] && (position.get(ghosts[0].as) ?? 0) < placeOf(plant)) {
+        const ghost = ghosts.shift() as Guess
+        line.push({ plant: { ...ghost.plant, id: ghost.as }, ghost })
       }
-      while (taken.has(this.#nextId) || model.written.has(this.#nextId)) this.#nextId--
-      const made = { id: this.#nextId--, ...plant }
-      model.initial.set(made.id, made)
+      line.push({ plant })
+    }
+    if (tailOk) for (const ghost of ghosts) line.push({ plant: { ...ghost.plant, id: ghost.as }, ghost })
+    // Where the list reaches the recording's own plants is open for a cut list: of the places it can, the one that
+    // explains most (a plant a delete made up, passed over) and needs the fewest plants never seen, and else the
+    // latest (plants held from the start, unseen so far, are the safer guess).
+    let split = listed.length
+    if (tailOk) {
+      const madeUp = model.guesses.filter((guess) => guess.madeUp).length
+      const unmatchedCounts = (start: number) => {
+        const { unmatched, passed, rest, revived } = lineUp(listed.slice(0, start), line, model.unnamed)
+        const gone = passed + (start < listed.length ? rest : 0)
+        const explained = Math.min(gone, madeUp + revived)
+        return (model.complete ? unmatched : 0) + gone - 2 * explained
+      }
+      let best = Number.POSITIVE_INFINITY
+      for (let start = listed.length; start >= Math.max(0, listed.length - recorded.length); start--) {
+        const suffix = listed.slice(start)
+        if (exact && suffix.length !== recorded.length) continue
+        if (!suffix.every((plant, index) => sameListed(plant, recorded[index] as StoredPlant))) continue
+        const cost = unmatchedCounts(start)
+        if (cost < best) {
+          best = cost
+          split = start
+        }
+      }
+    }
+    const matched: Array<StoredPlant | undefined> = []
+    const passed: StoredPlant[] = []
+    const revived: Array<{ index: number; ghost: Guess }> = []
+    let next = 0
+    /** Made-up plants of deletes that a stand-in passed over here explains. */
+    const reserved = new Set<Guess>()
+    const heldIn = (items: typeof line) => items.flatMap(({ plant, ghost }) => (ghost ? [] : [plant]))
+    for (const plant of listed.slice(0, split)) {
+      let at: number
+      for (;;) {
+        at = next
+        while (at < line.length) {
+          const { plant: held, ghost } = line[at] as (typeof line)[number]
+          if (sameListed(plant, held) || (!ghost && model.unnamed.has(held.id))) break
+          at++
+        }
+        // A listed plant the store lacks, where the store holds a stand-in that a delete's made-up plant can be: gone.
+        const first = line[next]
+        const guess =
+          at === line.length && first && !first.ghost ? this.#madeUpFor(model, first.plant, reserved) : undefined
+        if (!guess) break
+        reserved.add(guess)
+        passed.push(first?.plant as StoredPlant)
+        next++
+      }
+      if (at === line.length) {
+        matched.push(undefined)
+        continue
+      }
+      passed.push(...heldIn(line.slice(next, at)))
+      const { plant: held, ghost } = line[at] as (typeof line)[number]
+      if (ghost) revived.push({ index: matched.length, ghost })
+      matched.push(held)
+      next = at + 1
+    }
+    let tail = heldIn(line.slice(next))
+    // Each plant brought back: its guess moves to a plant the list passed over (or, for a cut list, one after it).
+    for (const { index, ghost } of revived) {
+      const took = this.#moveTo(model, ghost, [...passed, ...tail])
+      if (!took) {
+        matched[index] = undefined
+        continue
+      }
+      matched[index] = took.plant
+      if (passed.includes(took.took)) passed.splice(passed.indexOf(took.took), 1)
+      else tail = tail.filter((plant) => plant !== took.took)
+    }
+    if (split < listed.length) {
+      // The list reached the recording's own plants: nothing held from the start is left after it.
+      passed.push(...tail)
+      matched.push(...recorded.slice(0, listed.length - split))
+      tail = recorded.slice(listed.length - split)
+    } else if (tailOk) tail.push(...recorded)
+    if (exact) passed.push(...tail)
+    // A plant passed over that a delete's guess could have taken: the guess moves to it.
+    for (const gone of passed) {
+      // A plant an answer showed by its id, not its name, the list passes over: it is one the list shows.
+      if (model.unnamed.has(gone.id) && !model.written.has(gone.id) && this.#merge(model, gone.id, matched)) continue
+      const key = keyOfId(gone.id)
+      const since = model.standIns.get(key)
+      // One an answer showed by its id (a 409) that a cut list passes over: a delete's guess took the wrong plant,
+      // and its plant, after the list, holds this id.
+      const traded =
+        !exact &&
+        split === listed.length &&
+        !model.written.has(gone.id) &&
+        model.bound.has(gone.id) &&
+        this.#trade(model, gone, key)
+      if (traded) {
+        tail.push(traded)
+        tail.sort((x, y) => placeOf(x) - placeOf(y))
+        continue
+      }
+      if (model.written.has(gone.id) || since === undefined || model.bound.has(gone.id)) {
+        this.#gone(model, gone.id)
+        continue
+      }
+      const moved = this.#moveGuess(model, key, since, listed, matched)
+      if (!moved) this.#gone(model, gone.id)
+    }
+    // Listed plants the store lacks: held from the start, each before the next plant it lines up with.
+    const plants = listed.map((fields, index): StoredPlant => {
+      const held = matched[index]
+      if (held) {
+        if (!model.unnamed.has(held.id)) return held
+        // Which listed plant it is stays a guess too: it becomes a stand-in bound to its id, as a delete's is.
+        model.unnamed.delete(held.id)
+        const standIn = this.#standInId(model)
+        model.standIns.set(standIn, this.#step)
+        model.bound.set(held.id, standIn)
+        renameKey(model.initial, held.id, { id: standIn, ...fields })
+        return { id: held.id, ...fields }
+      }
+      const id = this.#standInId(model)
+      const made = { id, ...fields }
+      model.standIns.set(id, this.#step)
+      const following = matched.slice(index + 1).find((plant) => plant && model.initial.has(keyOfId(plant.id)))
+      insertBefore(model.initial, made, following && keyOfId(following.id))
+      matched[index] = made
       return made
     })
-    const rest = current.filter(({ id }) => !used.has(id))
-    if (exact) {
-      for (const { id } of rest) {
-        if (!model.written.has(id)) model.initial.delete(id)
-        model.created.delete(id)
-      }
-    } else plants.push(...rest)
-    await this.store.putTenant(this.#spec(model), { plants, provisioned: false })
-    return outOfOrder(plants.slice(0, listed.length), current)
+    await this.#putPlants(tenant, exact ? plants : [...plants, ...tail])
+    return contradiction
   }
+
+  /**
+   * Moves a delete's guess to a stand-in the list passed over (`key`, known
+   * since `since`): a guess that made up a plant drops it; one that took
+   * another stand-in brings that one back, when the list shows it where the
+   * store lacks a plant. Answers whether a guess moved.
+   */
+  #moveGuess(
+    model: TenantModel,
+    key: number,
+    since: number,
+    listed: ReadonlyArray<Omit<StoredPlant, 'id'>>,
+    matched: Array<StoredPlant | undefined>,
+  ): boolean {
+    // One that brings a listed plant back first: it explains two lines of the list.
+    const order = [...model.guesses.filter((guess) => !guess.madeUp), ...model.guesses.filter((guess) => guess.madeUp)]
+    for (const guess of order) {
+      if (guess.as === key || since <= guess.absentBefore || since >= guess.step) continue
+      if (guess.madeUp) {
+        model.initial.delete(guess.as)
+        model.unnamed.delete(guess.as)
+      } else {
+        const back = listed.findIndex((plant, index) => matched[index] === undefined && sameListed(plant, guess.plant))
+        if (back === -1) continue
+        matched[back] = { ...guess.plant, id: guess.as }
+      }
+      const plant = model.initial.get(key) as StoredPlant
+      model.bound.set(guess.id, key)
+      Object.assign(guess, { as: key, madeUp: false, plant })
+      return true
+    }
+    return false
+  }
+
+  /**
+   * Trades ids between a plant a list passed over that an answer showed by
+   * its id (`gone`, stand-in `key`) and the plant a delete's guess took (not
+   * listed: it may come after a cut list): the guess moves to `key`, and the
+   * id to the plant it took, which is back. Answers that plant, or nothing.
+   */
+  #trade(model: TenantModel, gone: StoredPlant, key: number): StoredPlant | undefined {
+    const since = model.standIns.get(key)
+    if (since === undefined) return undefined
+    const absent = model.absentAt.get(gone.id) ?? -1
+    for (const guess of model.guesses) {
+      const asSince = model.standIns.get(guess.as)
+      if (guess.madeUp || asSince === undefined || asSince <= absent) continue
+      if (since <= guess.absentBefore || since >= guess.step) continue
+      if (this.store.getPlant(model.id, guess.as)) continue
+      const back = { ...guess.plant, id: gone.id }
+      model.bound.set(gone.id, guess.as)
+      model.bound.set(guess.id, key)
+      Object.assign(guess, { as: key, plant: model.initial.get(key) as StoredPlant })
+      return back
+    }
+    return undefined
+  }
+
+  /** A delete's made-up plant (not in `reserved`) that this stand-in can be. */
+  #madeUpFor(model: TenantModel, held: StoredPlant, reserved: ReadonlySet<Guess>): Guess | undefined {
+    const since = model.standIns.get(held.id)
+    if (since === undefined || model.bound.has(held.id) || model.written.has(held.id)) return undefined
+    return model.guesses.find(
+      (guess) => guess.madeUp && !reserved.has(guess) && since > guess.absentBefore && since < guess.step,
+    )
+  }
+
+  /**
+   * Gives the id of a plant known by its id alone (`Plant <id>`) to a listed
+   * stand-in the store holds that can be it; answers whether one could.
+   */
+  #merge(model: TenantModel, id: number, matched: Array<StoredPlant | undefined>): boolean {
+    const absent = model.absentAt.get(id) ?? -1
+    const bound = new Set(model.bound.values())
+    const index = matched.findIndex((plant) => {
+      const since = plant === undefined ? undefined : model.standIns.get(plant.id)
+      return plant !== undefined && since !== undefined && since > absent && !bound.has(plant.id)
+    })
+    const standIn = matched[index]
+    if (!standIn) return false
+    model.bound.set(id, standIn.id)
+    model.initial.delete(id)
+    model.unnamed.delete(id)
+    matched[index] = { ...standIn, id }
+    return true
+  }
+
+  /**
+   * Moves a delete's guess off the plant a list shows is still there (its
+   * ghost), to one of `candidates` (plants the list shows gone) that can be
+   * the one it took: answers the plant brought back and the one taken instead.
+   */
+  #moveTo(
+    model: TenantModel,
+    guess: Guess,
+    candidates: readonly StoredPlant[],
+  ): { plant: StoredPlant; took: StoredPlant } | undefined {
+    const asSince = model.standIns.get(guess.as) ?? Number.POSITIVE_INFINITY
+    const took = candidates.find((held) => {
+      const key = initialKey(model, held.id)
+      const since = model.standIns.get(key)
+      // One an answer showed by its id (a 409) trades ids with the plant brought back, which then holds that id.
+      const traded = key === held.id || (model.absentAt.get(held.id) ?? -1) < asSince
+      return (
+        since !== undefined && since > guess.absentBefore && since < guess.step && traded && !model.written.has(held.id)
+      )
+    })
+    if (!took) return undefined
+    const key = initialKey(model, took.id)
+    let plant: StoredPlant = { ...guess.plant, id: guess.as }
+    if (key !== took.id) {
+      model.bound.set(took.id, guess.as)
+      plant = { ...plant, id: took.id }
+    }
+    model.bound.set(guess.id, key)
+    Object.assign(guess, { as: key, plant: model.initial.get(key) as StoredPlant })
+    return { plant, took }
+  }
+
+  /** A plant the store held that a list showed was not there: not one the tenant started with, unless the recording wrote it. */
+  #gone(model: TenantModel, id: number): void {
+    const key = model.bound.get(id) ?? id
+    if (!model.written.has(id)) {
+      model.initial.delete(key)
+      model.standIns.delete(key)
+      model.bound.delete(id)
+    }
+    model.created.delete(id)
+    model.unnamed.delete(id)
+  }
+}
+
+/**
+ * The listed plants the store holds exactly one equal of (by name and tag),
+ * listed once: those whose place in the list is sure, for the order check.
+ */
+function byKey(listed: ReadonlyArray<Omit<StoredPlant, 'id'>>, current: readonly StoredPlant[]): StoredPlant[] {
+  const count = (plants: ReadonlyArray<Omit<StoredPlant, 'id'>>) => {
+    const counts = new Map<string, number>()
+    for (const plant of plants) counts.set(keyOf(plant), (counts.get(keyOf(plant)) ?? 0) + 1)
+    return counts
+  }
+  const held = count(current)
+  const shown = count(listed)
+  const only = new Map(current.filter((plant) => held.get(keyOf(plant)) === 1).map((plant) => [keyOf(plant), plant]))
+  return listed.flatMap((plant) => (shown.get(keyOf(plant)) === 1 ? (only.get(keyOf(plant)) ?? []) : []))
+}
+
+/**
+ * How a list lines up with a line of plants held (and ghosts: plants a
+ * delete's guess took), greedily in order (a plant without its name lines up
+ * with any): how many listed plants line up with none, how many held ones it
+ * passes over and leaves after its last, and how many ghosts it brings back.
+ */
+function lineUp(
+  listed: ReadonlyArray<Omit<StoredPlant, 'id'>>,
+  line: ReadonlyArray<{ readonly plant: StoredPlant; readonly ghost?: unknown }>,
+  unnamed: ReadonlySet<number>,
+): { unmatched: number; passed: number; rest: number; revived: number } {
+  let next = 0
+  let unmatched = 0
+  let passed = 0
+  let revived = 0
+  const held = (from: number, to: number) => line.slice(from, to).filter(({ ghost }) => !ghost).length
+  for (const plant of listed) {
+    let at = next
+    while (at < line.length) {
+      const item = line[at] as (typeof line)[number]
+      if (sameListed(plant, item.plant) || (!item.ghost && unnamed.has(item.plant.id))) break
+      at++
+    }
+    if (at === line.length) {
+      unmatched++
+      continue
+    }
+    passed += held(next, at)
+    if (line[at]?.ghost) revived++
+    next = at + 1
+  }
+  return { unmatched, passed, rest: held(next, line.length), revived }
+}
+
+/** Puts `plant` in place of the entry with key `from`, keyed by its id (the order kept). */
+function renameKey(map: Map<number, StoredPlant>, from: number, plant: StoredPlant): void {
+  if (!map.has(from)) return
+  const entries = [...map]
+  map.clear()
+  for (const [key, value] of entries) {
+    if (key === from) map.set(plant.id, plant)
+    else map.set(key, value)
+  }
+}
+
+/** Puts a plant into an ordered map before the entry with key `before` (at the end without one). */
+function insertBefore(map: Map<number, StoredPlant>, plant: StoredPlant, before: number | undefined): void {
+  if (before === undefined || !map.has(before)) {
+    map.set(plant.id, plant)
+    return
+  }
+  const entries = [...map]
+  map.clear()
+  for (const [key, value] of entries) {
+    if (key === before) map.set(plant.id, plant)
+    map.set(key, value)
+  }
+}
+
+/**
+ * The key in the initial world of a plant the store holds: a plant the
+ * recording wrote is its own, else the stand-in an answer bound its id to,
+ * else its id.
+ */
+function initialKey(model: TenantModel, id: number): number {
+  return model.written.has(id) ? id : (model.bound.get(id) ?? id)
+}
+
+/** Fails `tsc` when a case of a closed union is not handled (and throws, should one come at run time). */
+function unreachable(value: never): never {
+  throw new Error(`Unhandled case: ${JSON.stringify(value)}`)
+}
+
+/** What the exchange's real answer says, as its operation's descriptor reads it back. */
+function evidenceOf(exchange: ReplayExchange, operation: OperationId): readonly Evidence[] {
+  const descriptor = operations[operation as CoreOperationId] as OperationDescriptor<CoreOperationId> | undefined
+  if (!descriptor) return [] // a HEAD: no body, nothing to read back
+  const template = contract.operations[operation].path
+  const path = templatePattern(template).exec(exchange.path)?.groups ?? {}
+  const body = jsonOf(new TextDecoder().decode(exchange.requestBody))
+  const request = { path, query: new URLSearchParams(exchange.query), body }
+  return descriptor.readBack({ status: exchange.answer.status, request, body: jsonOf(exchange.answer.text) })
 }
 
 /**
@@ -447,17 +965,4 @@ export function limitOf(query: string): number | undefined {
   const values = new URLSearchParams(query).getAll('limit')
   const [value] = values
   return values.length === 1 && value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined
-}
-
-/** The id a create's body asked for, when it is a valid one. */
-function createdId(exchange: ReplayExchange): number | undefined {
-  const body = jsonOf(new TextDecoder().decode(exchange.requestBody)) as { id?: unknown } | undefined
-  const id = body?.id
-  return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined
-}
-
-/** The id of a delete's path, when it is a valid one. */
-function pathId(exchange: ReplayExchange): number | undefined {
-  const segment = exchange.path.split('/').at(-1) ?? ''
-  return /^-?\d+$/.test(segment) && Number.isSafeInteger(Number(segment)) ? Number(segment) || 0 : undefined
 }

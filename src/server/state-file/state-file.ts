@@ -9,9 +9,13 @@
  * {"format":"plant-store-mock/state","version":2,"savedAt":"…"}
  * {"t":"tenant","tenant":{…spec},"provisioned":false,"listed":true}   a tenant put in place (listed: its plants follow)
  * {"t":"plants","tenant":"acme","plants":[{"id":1,"name":"Fern"},…]}  up to 1,000 of its plants
- * {"t":"create","tenant":"acme","plant":{…}}  {"t":"delete","tenant":"acme","id":1}
+ * {"t":"put","tenant":"acme","plant":{…}}  {"t":"delete","tenant":"acme","id":1}   a plant after a write, or none
  * {"t":"reset","tenant":"acme"}  {"t":"remove","tenant":"t_…"}  {"t":"clear"}
  * ```
+ *
+ * A `put` is whatever operation wrote the plant (the store's changes are
+ * generic): one whose id the tenant holds keeps its place, a new one comes
+ * last. Files written before `put` hold `create` records, read as `put`.
  */
 import { createReadStream } from 'node:fs'
 import { type FileHandle, open, readlink, realpath, rm } from 'node:fs/promises'
@@ -86,6 +90,8 @@ const recordSchema = z.discriminatedUnion('t', [
   }),
   // Each plant checked by `checkedPlant`: the same schema, with a quick path for the common case.
   z.object({ t: z.literal('plants'), tenant: z.string(), plants: z.array(z.unknown()) }),
+  z.object({ t: z.literal('put'), tenant: z.string(), plant: plantSchema }),
+  // Written before `put` (a create, the only write then that stored a plant): read as one.
   z.object({ t: z.literal('create'), tenant: z.string(), plant: plantSchema }),
   z.object({ t: z.literal('delete'), tenant: z.string(), id: z.number() }),
   z.object({ t: z.literal('reset'), tenant: z.string() }),
@@ -559,10 +565,12 @@ function unavailable(cause: Error): PlantStoreError {
 /** A store's change as the log's lines. */
 function recordsOf(change: RecordedChange): string[] {
   switch (change.kind) {
-    case 'create':
-      return [JSON.stringify({ t: 'create', tenant: change.tenantId, plant: change.plant })]
-    case 'delete':
-      return [JSON.stringify({ t: 'delete', tenant: change.tenantId, id: change.id })]
+    case 'plant':
+      return [
+        change.plant
+          ? JSON.stringify({ t: 'put', tenant: change.tenantId, plant: change.plant })
+          : JSON.stringify({ t: 'delete', tenant: change.tenantId, id: change.id }),
+      ]
     case 'reset':
       // Back to its seeded plants, which its tenant record says how to make.
       return [JSON.stringify({ t: 'reset', tenant: change.tenantId })]
@@ -685,7 +693,9 @@ async function replay(
         }
         break
       }
+      case 'put':
       case 'create':
+        // A Map keeps the place of a key it holds: an updated plant stays where it was, a new one comes last.
         ;(await plantsOf(tenant)).set(record.plant.id, record.plant)
         break
       case 'delete':
