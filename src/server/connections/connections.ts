@@ -47,12 +47,25 @@ export function defaultMaxConnections(): number {
 
 /** The state of one connection the sandbox serves. */
 interface Connection {
-  /** The answer being made or sent for its request now: the next one waits until it is sent whole. */
+  /**
+   * The answer of its latest request handed to the app: until it is sent
+   * whole (see {@link sentWhole}), the next request waits.
+   */
   current: ServerResponse | undefined
   /** Requests handed to the app so far. */
   served: number
   /** Requests read (pipelined) behind the current one, waiting for their turn, oldest first. */
   readonly waiting: [IncomingMessage, ServerResponse, RequestListener][]
+}
+
+/**
+ * Whether an answer was handed to the system whole (or its connection is
+ * gone): ended, with nothing of it left in Node's buffers. Read when needed
+ * (a request arrives, room is made) instead of listening to every answer's
+ * `finish`: most answers are written whole by the write that ends them.
+ */
+function sentWhole(res: ServerResponse): boolean {
+  return res.writableFinished || res.destroyed
 }
 
 /** What {@link Connections} keeps within bounds. */
@@ -99,10 +112,14 @@ export interface ConnectionCounts {
  *   `perTenant` a connection, all of them within the total): past them the
  *   connection is cut.
  * - **Idle connections go first.** As the open connections come within
- *   1/32 of `maxConnections`, each new one cuts the connection idle the
- *   longest (no request being answered: never sent one, or kept alive
- *   between two), so that connections that send nothing can never take
- *   every slot from fresh clients.
+ *   1/32 of `maxConnections`, each new one cuts an idle connection (no
+ *   request being answered: never sent one, or kept alive between two), the
+ *   one whose latest request began the longest ago, so that connections that
+ *   send nothing can never take every slot from fresh clients.
+ *
+ * Nothing of this is paid per answer: an answer is watched (its `finish`)
+ * only when a request waits behind it, and whether a connection is idle is
+ * read from its latest answer when room must be made.
  *
  * @example
  * const connections = new Connections({ maxConnections: 896, held })
@@ -110,9 +127,11 @@ export interface ConnectionCounts {
  * connections.watch(server)
  */
 export class Connections {
+  /**
+   * The open connections, the one whose latest request began the longest ago
+   * first (a connection moves to the end as each of its requests begins).
+   */
   readonly #open = new Map<Socket, Connection>()
-  /** Connections with no request being answered, idle the longest first. */
-  readonly #idle = new Set<Socket>()
   readonly #held: HeldRequests
   readonly #maxRequests: number
   /** Beyond this many open connections, a new one cuts the oldest idle one. */
@@ -129,9 +148,11 @@ export class Connections {
 
   /** What is open, idle and waiting now, and what was cut. */
   counts(): ConnectionCounts {
+    let idle = 0
+    for (const connection of this.#open.values()) if (isIdle(connection)) idle++
     return {
       open: this.#open.size,
-      idle: this.#idle.size,
+      idle,
       waiting: this.#waiting,
       cutPipelining: this.#cutPipelining,
       cutIdle: this.#cutIdle,
@@ -145,8 +166,9 @@ export class Connections {
     server.on('connection', (socket: Socket) => {
       this.#connection(socket)
       if (this.#open.size <= this.#roomAbove) return
-      for (const idle of this.#idle) {
-        if (idle === socket) continue
+      // Idle the longest: of the idle ones, the one whose latest request began first (or that never sent one).
+      for (const [idle, connection] of this.#open) {
+        if (idle === socket || !isIdle(connection)) continue
         this.#cutIdle++
         idle.destroy()
         break
@@ -163,22 +185,20 @@ export class Connections {
   }
 
   #connection(socket: Socket): Connection {
-    let connection = this.#open.get(socket)
+    const connection = this.#open.get(socket)
     if (connection) return connection
-    connection = { current: undefined, served: 0, waiting: [] }
-    this.#open.set(socket, connection)
-    this.#idle.add(socket)
+    const created: Connection = { current: undefined, served: 0, waiting: [] }
+    this.#open.set(socket, created)
     // Node reads on when an answer is sent (and a body it drains resumes the connection): not while requests wait.
     socket.on('resume', () => {
-      if (connection.waiting.length > 0) socket.pause()
+      if (created.waiting.length > 0) socket.pause()
     })
     socket.once('close', () => {
       this.#open.delete(socket)
-      this.#idle.delete(socket)
-      for (const _ of connection.waiting) this.#stopWaiting()
-      connection.waiting.length = 0
+      for (const _ of created.waiting) this.#stopWaiting()
+      created.waiting.length = 0
     })
-    return connection
+    return created
   }
 
   #arrive(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
@@ -186,7 +206,8 @@ export class Connections {
     // Requests Node still reads from a connection cut a moment ago (the rest of its read) go with it.
     if (socket.destroyed) return
     const connection = this.#connection(socket)
-    if (!connection.current) {
+    const { current } = connection
+    if (connection.waiting.length === 0 && (current === undefined || sentWhole(current))) {
       this.#run(socket, connection, req, res, listener)
       return
     }
@@ -197,6 +218,8 @@ export class Connections {
     }
     this.#waiting++
     connection.waiting.push([req, res, listener])
+    // The first to wait: the next request goes once the current answer is sent whole.
+    if (connection.waiting.length === 1 && current) this.#follow(socket, connection, current)
     // Its body, if it has one, is gathered as bytes while it waits, not left in Node's stream chunk by chunk.
     gatherBody(req)
     // Read no further requests of it while these wait (Node reads on once every answer is sent).
@@ -211,29 +234,41 @@ export class Connections {
     listener: RequestListener,
   ): void {
     connection.current = res
-    this.#idle.delete(socket)
+    // To the end of the order: the idle connection cut first is the one whose latest request began the longest ago.
+    this.#open.delete(socket)
+    this.#open.set(socket, connection)
     // Node says `Connection: close` on the last answer but leaves the connection open: this closes it once sent.
     if (++connection.served >= this.#maxRequests && this.#maxRequests > 0) res.setHeader('connection', 'close')
+    listener(req, res)
+    if (connection.waiting.length > 0) this.#follow(socket, connection, res)
+  }
+
+  /** Runs the next waiting request of a connection once `res`, its current answer, is sent whole. */
+  #follow(socket: Socket, connection: Connection, res: ServerResponse): void {
     const next = () => {
       if (connection.current !== res) return
       connection.current = undefined
       if (socket.destroyed) return
       const waiting = connection.waiting.shift()
-      if (!waiting) {
-        this.#idle.add(socket)
-        return
-      }
+      if (!waiting) return
       this.#stopWaiting()
       if (connection.waiting.length === 0) socket.resume()
       this.#run(socket, connection, ...waiting)
     }
-    res.once('finish', next)
-    res.once('close', next)
-    listener(req, res)
+    if (sentWhole(res)) next()
+    else {
+      res.once('finish', next)
+      res.once('close', next)
+    }
   }
 
   #stopWaiting(): void {
     this.#waiting--
     this.#held.release()
   }
+}
+
+/** Whether a connection has no request being answered: it never sent one, or its latest answer is sent whole. */
+function isIdle({ current, waiting }: Connection): boolean {
+  return waiting.length === 0 && (current === undefined || sentWhole(current))
 }
