@@ -59,13 +59,15 @@ interface Connection {
 }
 
 /**
- * Whether an answer was handed to the system whole (or its connection is
- * gone): ended, with nothing of it left in Node's buffers. Read when needed
- * (a request arrives, room is made) instead of listening to every answer's
- * `finish`: most answers are written whole by the write that ends them.
+ * Whether an answer was sent whole (or its connection is gone): its `finish`
+ * came, after which Node lets go of its socket. Read when needed (a request
+ * arrives, room is made) instead of listening to every answer's `finish`.
+ * Not merely written whole: `finish` comes a tick after the write, so that
+ * requests pipelined in one read with it all wait, and count against the
+ * held-request caps, as when the gate listened to every answer.
  */
 function sentWhole(res: ServerResponse): boolean {
-  return res.writableFinished || res.destroyed
+  return res.destroyed || (res.writableFinished && res.socket === null)
 }
 
 /** What {@link Connections} keeps within bounds. */
