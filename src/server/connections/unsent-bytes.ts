@@ -110,7 +110,10 @@ export class UnsentBytes {
       connection.answers.add(res)
     } else this.#connections.set(socket, { bytes: size, answers: new Set([res]) })
     const done = () => this.#forget(res)
-    res.once('finish', done)
+    // Counted until the listeners of its `finish` have run: the connection's gate runs the request pipelined
+    // behind it there, whose answer is admitted while this one still counts (it may still be in the system's
+    // buffers, unread), as when every answer was counted from its admission.
+    res.once('finish', () => process.nextTick(done))
     res.once('close', done)
   }
 
