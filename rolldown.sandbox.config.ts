@@ -11,8 +11,14 @@
  * requests need (commander, the admin API, Express, faker, the state file,
  * the subcommands) stays in chunks loaded on demand. Those load the start
  * chunk too when they share modules with it (the core, say).
+ *
+ * `PROFILE_BUILD=1` writes the same bundle unminified to
+ * `dist/sandbox-profile/`, so that a CPU profile names our functions and
+ * the modules they come from (`bench/profile-layers.ts`).
  */
 import { defineConfig } from 'rolldown'
+
+const profile = process.env.PROFILE_BUILD === '1'
 
 export default defineConfig({
   input: 'src/cli.ts',
@@ -25,10 +31,10 @@ export default defineConfig({
     moduleSideEffects: [{ test: /node_modules[\\/](mutative|es-toolkit)[\\/]/, sideEffects: false }],
   },
   output: {
-    dir: 'dist/sandbox',
+    dir: profile ? 'dist/sandbox-profile' : 'dist/sandbox',
     format: 'esm',
     cleanDir: true,
-    minify: true,
+    minify: !profile,
     // Non-ASCII characters escaped: one '…' makes V8 keep a chunk's whole source as two bytes a character.
     charset: 'ascii',
     codeSplitting: {

@@ -13,7 +13,9 @@
  *  2. POST /plants then DELETE /plants/{id} of the same plant, the pair
  *     pipelined on one connection (bench/write-pairs.lua), against
  *     plain Express routes doing the same work (parse the JSON body, answer),
- *     target ≥ 1.0×;
+ *     target ≥ 1.0×, and WireMock's static stubs for the same two requests
+ *     when `WIREMOCK_JAR` names WireMock's standalone jar and `java` runs
+ *     (≥ 1.0× at 10 connections);
  *  3. start to first 200 and idle RSS of the bin as `npx plant-store-mock`
  *     runs it (no V8 flags), with the CPU time the start took (less
  *     sensitive to a busy machine than the wall time), against their floor:
@@ -27,12 +29,18 @@
  * of this package (the bin reads `plant-store-mock/package.json`): e.g. copy
  * `dist/sandbox` to `dist/sandbox-main` after `npm run build:sandbox` on main.
  * Run with `npm run bench` (all, about 3 minutes) or `node bench/server.ts --quick`;
- * `--startup-only` runs only part 3 (no wrk needed).
+ * `--startup-only` runs only part 3 (no wrk needed). It ends with issue 41's
+ * table: each of its figures beside its goal, or why it was not measured.
+ * Prism and WireMock are no dependencies of the project: e.g.
+ * `npm i --prefix /tmp/prism @stoplight/prism-cli@5` then
+ * `PRISM_BIN=/tmp/prism/node_modules/.bin/prism`, and `npm i --prefix /tmp/wm wiremock@3` (the npm
+ * package of WireMock's standalone jar) then
+ * `WIREMOCK_JAR=$(ls /tmp/wm/node_modules/wiremock/build/wiremock-standalone-*.jar)`.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import express from 'express'
@@ -41,7 +49,7 @@ import { type Plant, toPlant } from '../src/core/schemas.ts'
 import { createPlantStore } from '../src/seeded-store.ts'
 import { median } from './median.ts'
 import { readyFile } from './ready-file.ts'
-import { requireTools } from './tools.ts'
+import { missingTools, requireTools } from './tools.ts'
 import { cpuMicros, type WrkRun, wrk } from './wrk.ts'
 
 const read = 'psm_acme_read'
@@ -56,14 +64,78 @@ const pairsScript = new URL('./write-pairs.lua', import.meta.url).pathname
 // What `npx plant-store-mock` runs: the bundle `npm run build:sandbox` writes (npm run bench builds it first).
 const cli = new URL('../dist/sandbox/cli.js', import.meta.url).pathname
 const baselineCli = process.env.BENCH_BASELINE
+const wiremockJar = process.env.WIREMOCK_JAR
 
-type Kind = 'bare' | 'express' | 'sandbox' | 'baseline' | 'prism'
+type Kind = 'bare' | 'express' | 'sandbox' | 'baseline' | 'prism' | 'wiremock'
 const labels: Record<Kind, string> = {
   bare: 'bare node:http, same bytes',
   express: 'plain Express 5 route(s)',
   sandbox: 'sandbox: the bin, info log to a file',
   baseline: `baseline bin (${baselineCli ?? ''})`,
   prism: "Prism's static mock",
+  wiremock: "WireMock's static stubs",
+}
+
+/** Issue 41's figures, filled in as they are measured, printed at the end beside their goals. */
+const issue41: Array<{ figure: string; goal: number; value?: number; detail?: string; missing?: string }> = [
+  { figure: 'GET: sandbox vs a plain Express 5 route, same bytes (50 c.)', goal: 1.0 },
+  { figure: 'GET: sandbox vs bare node:http (50 c.)', goal: 0.6 },
+  {
+    figure: "GET: sandbox vs Prism 5's static mock (50 c.)",
+    goal: 8,
+    missing: process.env.PRISM_BIN ? undefined : 'not measured: set PRISM_BIN (see bench/server.ts)',
+  },
+  {
+    figure: "POST+DELETE: sandbox vs WireMock's static stubs (10 c.)",
+    goal: 1.0,
+    missing: !wiremockJar
+      ? 'not measured: set WIREMOCK_JAR (see bench/server.ts)'
+      : missingTools(['java']).length > 0
+        ? 'not measured: no java on the PATH (WireMock runs on Java)'
+        : undefined,
+  },
+]
+
+/** Notes a figure of issue 41's table, by the start of its name. */
+function note(figure: string, value: number, detail: string): void {
+  const row = issue41.find((entry) => entry.figure.startsWith(figure))
+  if (row) Object.assign(row, { value, detail })
+}
+
+/**
+ * WireMock's static stubs of the two writes, as WireMock users write them
+ * (`mappings/*.json`): `POST /plants` answers the plant's JSON, `DELETE
+ * /plants/{id}` 204.
+ */
+function wiremockRoot(dir: string): string {
+  const root = join(dir, 'wiremock')
+  mkdirSync(join(root, 'mappings'), { recursive: true })
+  const mappings = [
+    {
+      request: { method: 'POST', url: '/plants' },
+      response: {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"id":1,"name":"Bench fern","tag":"fern"}',
+      },
+    },
+    { request: { method: 'DELETE', urlPathPattern: '/plants/[0-9]+' }, response: { status: 204 } },
+  ]
+  writeFileSync(join(root, 'mappings', 'plants.json'), JSON.stringify({ mappings }))
+  return root
+}
+
+/** Waits until a server answers any HTTP on `port` (WireMock's JVM takes seconds to start). */
+async function answering(port: number, proc: ChildProcess, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the server on port ${port} exited with ${proc.exitCode}`)
+    const response = await fetch(`http://127.0.0.1:${port}/__admin/health`).catch(() => undefined)
+    await response?.body?.cancel()
+    if (response) return
+    if (Date.now() > deadline) throw new Error(`nothing answered on port ${port} within ${timeoutMs / 1000} s`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }
 
 /** Child mode: serve a baseline kind on a free loopback port and print the port. */
@@ -126,6 +198,16 @@ async function start(kind: Kind, dir: string): Promise<Started | undefined> {
     const { process: proc, port: printed } = child(prism, ['mock', '-h', '127.0.0.1', '-p', port, contract])
     await printed.catch(() => undefined)
     return { process: proc, port: Number(port) }
+  }
+  if (kind === 'wiremock') {
+    if (!wiremockJar || missingTools(['java']).length > 0) return undefined
+    const port = await freePort()
+    const args = ['-jar', wiremockJar, '--bind-address', '127.0.0.1', '--port', String(port)]
+    const proc = spawn('java', [...args, '--root-dir', wiremockRoot(dir), '--disable-banner'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    await answering(port, proc)
+    return { process: proc, port }
   }
   if (kind === 'sandbox' || kind === 'baseline') {
     const bin = kind === 'sandbox' ? cli : baselineCli
@@ -192,7 +274,13 @@ async function compare(workload: Workload, kinds: Kind[], dir: string): Promise<
   try {
     const rounds = quick ? 1 : 3
     const seconds = quick ? 2 : 3
-    for (const started of servers.values()) await load(workload, started, 10, 1) // warm-up (JIT)
+    // Warm-up (JIT); Prism's and a JVM's take longer (a first answer may take over a second: not counted).
+    for (const [kind, started] of servers) {
+      const external = kind === 'wiremock' || kind === 'prism'
+      await load(workload, started, 10, external ? 5 : 1).catch((error: unknown) => {
+        if (!external) throw error
+      })
+    }
     for (const connections of [10, 50]) {
       const runs = new Map<Kind, WrkRun[]>([...servers.keys()].map((kind) => [kind, []]))
       for (let round = 0; round < rounds; round++) {
@@ -225,11 +313,26 @@ async function compare(workload: Workload, kinds: Kind[], dir: string): Promise<
             ]
           : [
               ['sandbox', 'express', 1.0],
+              ['sandbox', 'wiremock', 1.0],
               ['baseline', 'express', 0],
+              ['baseline', 'wiremock', 0],
             ]
       for (const [kind, against, target] of targets) {
         if (!servers.has(kind) || !servers.has(against)) continue
         const { r, c, text } = ratio(kind, against)
+        const issueConnections = workload === 'list' ? 50 : 10
+        if (kind === 'sandbox' && connections === issueConnections) {
+          const prefix = `${workload === 'list' ? 'GET' : 'POST+DELETE'}: sandbox vs ${against === 'express' ? 'a plain' : against === 'bare' ? 'bare' : against === 'prism' ? 'Prism' : 'WireMock'}`
+          const spread = (k: Kind) => {
+            const rates = (runs.get(k) ?? []).map((run) => run.requestsPerSecond)
+            return `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}`
+          }
+          note(
+            prefix,
+            r,
+            `${rate(kind).toFixed(0)} vs ${rate(against).toFixed(0)} req/s (ranges ${spread(kind)}, ${spread(against)}); ${c.toFixed(2)}× by CPU`,
+          )
+        }
         const name = `${kind === 'baseline' ? 'baseline' : 'sandbox'} vs ${labels[against].split(',')[0]}`
         row(`${name} (${connections} c.)`, text, target ? `≥ ${target}×` : '', target ? r >= target : undefined)
         if (target) row('', `${c.toFixed(2)}× by CPU`, `≥ ${target}×`, c >= target)
@@ -365,9 +468,15 @@ if (serveIndex !== -1) {
     const dir = mkdtempSync(join(tmpdir(), 'psm-bench-'))
     try {
       await compare('list', ['bare', 'express', 'sandbox', 'baseline', 'prism'], dir)
-      await compare('write', ['express', 'sandbox', 'baseline'], dir)
+      await compare('write', ['express', 'sandbox', 'baseline', 'wiremock'], dir)
     } finally {
       rmSync(dir, { recursive: true, force: true })
+    }
+    console.log("Issue 41's table (req/s ratios, medians of this run; request log at info):")
+    for (const { figure, goal, value, detail, missing } of issue41) {
+      const shown = value === undefined ? (missing ?? 'not measured') : `${value.toFixed(2)}×`
+      row(figure, shown, `≥ ${goal}×`, value === undefined ? undefined : value >= goal)
+      if (detail) console.log(`    ${detail}`)
     }
   } else console.log(`Sandbox start-up bench, ${machine()} at the start`)
   await startups()

@@ -1,6 +1,7 @@
 /** The `plant-store-mock` command line: the sandbox server as the default command, and its subcommands. */
 import type { Command, Option } from 'commander'
-import { BatchedDestination } from '../server/events/request-log.ts'
+import { pino } from 'pino'
+import { flushRequestLogs } from '../server/events/request-log.ts'
 import { suggestFlags } from './flag-suggestions.ts'
 import { environmentVariable, quickServeFlags, type SandboxFlag, sandboxFlags } from './options.ts'
 import { InvalidFlagValue } from './parsers.ts'
@@ -80,12 +81,28 @@ export async function main(argv: readonly string[]): Promise<number> {
   return exitCode
 }
 
-/** Serves the sandbox with these flags, logging through batched writes to stdout; resolves to the exit code. */
+/**
+ * Serves the sandbox with these flags; resolves to the exit code. Its log
+ * goes to stdout through pino's asynchronous destination (sonic-boom): a
+ * write never waits for the disk or the pipe, and what is buffered goes
+ * out in one write once the one before is done. Before it resolves, every
+ * line logged (request lines still waiting for their batch included) is
+ * written: nothing is lost at a clean stop or after a second signal.
+ */
 async function serveFlags(flags: ServeFlags): Promise<number> {
   // Loaded here: help, --version and the subcommands need none of the server.
   const { serve } = await import('./serve.ts')
-  const stdout = new BatchedDestination(process.stdout)
-  return serve(flags, stdout).finally(() => stdout.flushSync())
+  const stdout = pino.destination({ dest: 1, sync: false })
+  try {
+    return await serve(flags, stdout)
+  } finally {
+    flushRequestLogs()
+    // Ends once every buffered write is done (stdout itself is never closed).
+    await new Promise((resolve) => {
+      stdout.once('close', resolve)
+      stdout.end()
+    })
+  }
 }
 
 /** The subcommands' names, and the words that show help (which lists them). */

@@ -118,10 +118,9 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
   }
 
   const { address, port } = sandbox.server.address() as AddressInfo
-  eventLog.info({ url: sandbox.url, host: address, port }, 'listening')
-  if (logLevel !== 'silent') stdout.write(banner(sandbox.url, fixtures !== undefined, Boolean(adminKey)))
   // The first SIGTERM or SIGINT stops the sandbox gracefully; a second one cuts that short. Listened for before the
-  // ready file is written: whoever reads it (a supervisor, a test) may send SIGTERM at once.
+  // sandbox says it listens (the log line, the banner, the ready file): whoever reads one (a supervisor, a test) may
+  // send SIGTERM at once, and the log is written asynchronously, so a line may be read before this tick ends.
   let resolveExit: (code: number) => void = () => {}
   const exited = new Promise<number>((resolve) => {
     resolveExit = resolve
@@ -150,6 +149,8 @@ export async function serve(flags: ServeFlags, stdout: DestinationStream): Promi
     exit(0)
   }
   for (const name of stopSignals) process.on(name, onSignal)
+  eventLog.info({ url: sandbox.url, host: address, port }, 'listening')
+  if (logLevel !== 'silent') stdout.write(banner(sandbox.url, fixtures !== undefined, Boolean(adminKey)))
 
   if (readyFile) {
     try {

@@ -166,24 +166,6 @@ function sizeOf({ request, response }: JournalEntry): number {
   return journalDefaults.entryOverheadBytes + 2 * chars
 }
 
-/** The first `bytes` bytes of the chunks (all of them when shorter), in one array. */
-function prefixOf(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
-  const prefix = new Uint8Array(
-    Math.min(
-      bytes,
-      chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
-    ),
-  )
-  let at = 0
-  for (const chunk of chunks) {
-    if (at === prefix.length) break
-    const part = chunk.subarray(0, prefix.length - at)
-    prefix.set(part, at)
-    at += part.length
-  }
-  return prefix
-}
-
 /** The current instant in ISO 8601, formatted once per millisecond however many entries share it. */
 let lastMillis = 0
 let lastIso = ''
@@ -400,7 +382,7 @@ export class RequestJournal {
       ...(fault === undefined ? {} : { fault }),
       ...(reason === undefined ? {} : { reason }),
     }
-    if (chunks) return { ...answer, body: this.#bodyText(prefixOf(chunks, this.#maxBodyChars * 3 + 1)) }
+    if (chunks) return { ...answer, body: this.#chunksText(chunks) }
     const text = response.body
     if (text === null) return { ...answer, body: null }
     const max = this.#maxBodyChars
@@ -417,6 +399,25 @@ export class RequestJournal {
     const prefix = bytes.byteLength > max * 3 ? bytes.subarray(0, max * 3) : bytes
     const text = textCodec().decoder.decode(prefix)
     return text.length > max || prefix !== bytes ? cutCopy(text, max) : text
+  }
+
+  /**
+   * The text of an answer's chunks (each holds whole characters), cut to
+   * `maxBodyChars` as {@link #bodyText} cuts bytes: decoded chunk by chunk,
+   * no more than the bytes that may hold the characters kept, without
+   * copying them into one array first (an allocation per answer).
+   */
+  #chunksText(chunks: readonly Uint8Array[]): string {
+    const max = this.#maxBodyChars
+    const { decoder } = textCodec()
+    let room = max * 3
+    let text = ''
+    for (const chunk of chunks) {
+      if (chunk.byteLength > room) return cutCopy(text + decoder.decode(chunk.subarray(0, room)), max)
+      text += decoder.decode(chunk)
+      room -= chunk.byteLength
+    }
+    return text.length > max ? cutCopy(text, max) : text
   }
 
   /** Drops a tenant's oldest kept entry, counting it. */

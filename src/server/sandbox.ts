@@ -20,7 +20,7 @@ import { defaultTenantIdleMs } from './admin/tenant-lifecycle.ts'
 import { type ClientAddress, clientAddress } from './connections/client-address.ts'
 import { UnsentBytes } from './connections/unsent-bytes.ts'
 import { createInspector, type Inspector } from './events/inspector.ts'
-import { requestLog } from './events/request-log.ts'
+import { RequestLog } from './events/request-log.ts'
 import type { Webhook } from './events/webhook.ts'
 import { sendCoreResponse, toListener } from './express/adapter.ts'
 import { type DelayRange, withSimulation } from './simulation/simulation.ts'
@@ -159,17 +159,19 @@ export interface SandboxParts {
 /**
  * What the `cors` middleware does to a request that is not a preflight, in a
  * form for the fast path: with any origin allowed (`*`, the default) that is
- * two fixed headers, set without building them anew per request; with a list
- * of origins it is the middleware itself. The fast-path test checks both
- * against the Express app, header by header.
+ * two fixed headers, written with the answer's; with a list of origins it is
+ * the middleware itself. The fast-path test checks both against the Express
+ * app, header by header.
  */
-function simpleCors(options: cors.CorsOptions): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  if (options.origin !== '*') return cors(options)
+function simpleCors(
+  options: cors.CorsOptions,
+):
+  | { fixed: readonly string[] }
+  | { middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void } {
+  if (options.origin !== '*') return { middleware: cors(options) }
   const exposed = ([] as string[]).concat(options.exposedHeaders ?? []).join(',')
-  return (_req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*')
-    if (exposed) res.setHeader('Access-Control-Expose-Headers', exposed)
-    next()
+  return {
+    fixed: ['Access-Control-Allow-Origin', '*', ...(exposed ? ['Access-Control-Expose-Headers', exposed] : [])],
   }
 }
 
@@ -372,11 +374,13 @@ function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>, eventLog: 
 /**
  * The standalone sandbox as a Node request listener: the API's own paths
  * go straight to the API chain the router uses (same request log, CORS,
- * journal and answers) without Express's router stack; every other request
- * (preflights, `/__sandbox`, the docs) goes to the Express app, which is only
- * loaded when the first such request comes (a faster start, less memory). A
- * load that fails is logged and answered 503 with an Error body, and tried
- * again with the next such request (see {@link onDemand}).
+ * journal and answers) without Express's router stack, each answer written
+ * with its headers (CORS, `X-Request-Id`) in one `writeHead` and logged off
+ * its path (see {@link RequestLog}); every other request (preflights,
+ * `/__sandbox`, the docs) goes to the Express app, which is only loaded
+ * when the first such request comes (a faster start, less memory). A load
+ * that fails is logged and answered 503 with an Error body, and tried again
+ * with the next such request (see {@link onDemand}).
  *
  * @example
  * createServer(sandboxListener(parts, options, async () => (await import('./express/express-app.ts')).appOf(parts, options)))
@@ -386,18 +390,30 @@ export function sandboxListener(
   options: CreateAppOptions,
   loadApp: () => Promise<RequestListener>,
 ): RequestListener {
-  const log = options.requestLog ? requestLog(options.requestLog) : undefined
-  const corsMiddleware = simpleCors(corsOptions(options.corsOrigins))
+  const log = options.requestLog ? new RequestLog(options.requestLog) : undefined
+  const logger = options.requestLog
+  const corsOf = simpleCors(corsOptions(options.corsOrigins))
+  const fixedCors = 'fixed' in corsOf ? corsOf.fixed : []
   const answer = toListener(parts.api, parts.unsent, parts.clientOf)
   const proceed = () => undefined
   let app: RequestListener | undefined
   const loaded = onDemand(loadApp, loadFailed(options.eventLog, 'the Express app (admin API, docs, preflights)'))
   return (req, res) => {
     if (req.method !== 'OPTIONS' && isApiPath(req.url ?? '/')) {
-      log?.(req, res)
       // Only sets headers on requests that are not preflights, and calls `next` at once.
-      corsMiddleware(req, res, proceed)
-      answer(req, res)
+      if ('middleware' in corsOf) corsOf.middleware(req, res, proceed)
+      if (!log) {
+        answer(req, res, { headers: fixedCors })
+        return
+      }
+      const logged = log.begin(req)
+      // For the error handler: where to log a failure's detail.
+      ;(req as { log?: Logger }).log = logger
+      answer(req, res, {
+        id: logged.id,
+        headers: ['x-request-id', logged.id, ...fixedCors],
+        written: (status) => log.end(logged, status),
+      })
     } else if (app) {
       app(req, res)
     } else {

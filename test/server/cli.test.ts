@@ -261,6 +261,32 @@ describe('starting', () => {
     }
   })
 
+  test("writes the request line of every answer before it exits on SIGTERM (issue 41: lines made off the answers' path, written asynchronously)", async () => {
+    const sandbox = run(['--port', '0', '--log-level', 'info'])
+    const deadline = Date.now() + 10_000
+    let base: string | undefined
+    while (!base) {
+      base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(sandbox.stdout())?.[1]
+      if (Date.now() > deadline) throw new Error(`the CLI did not start: ${sandbox.stdout()}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const url = base
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        fetch(`${url}/plants?limit=${(i % 5) + 1}`, { headers: bearer('psm_acme_read') }).then(read),
+      ),
+    )
+    // At once after the last answer: its line may still be waiting for its batch, or for the write before it.
+    sandbox.child.kill('SIGTERM')
+    expect(await sandbox.exit).toBe(0)
+    const lines = logLines(sandbox.stdout())
+    const requests = lines.filter((line) => line.msg === 'request completed')
+    expect(answers.every((answer) => answer.status === 200)).toBe(true)
+    expect(requests).toHaveLength(300)
+    expect(new Set(requests.map((line) => (line.req as { id: string }).id)).size).toBe(300)
+    expect(lines.map((line) => line.msg).slice(-2)).toEqual(['shutting down: finishing in-flight requests', 'stopped'])
+  })
+
   test('writes {url, port, pid} to --ready-file once listening, and removes it on shutdown', async () => {
     const readyFile = join(directory, 'ready.json')
     const sandbox = run(['--port', '0', '--log-level', 'warn', '--ready-file', readyFile])

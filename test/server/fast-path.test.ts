@@ -11,7 +11,6 @@ import { pino } from 'pino'
 import { fixtureTokens } from 'plant-store-mock'
 import { createApp, type RunningSandbox, startSandbox } from 'plant-store-mock/server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BatchedDestination } from '../../src/server/events/request-log.ts'
 import { undeclarableMethods } from '../support/allow.ts'
 import { bearer, type Listening, listen } from './support.ts'
 
@@ -28,7 +27,7 @@ function logger(into: Logged) {
   stream.setEncoding('utf8').on('data', (chunk: string) => {
     for (const line of chunk.split('\n').filter(Boolean)) into.lines.push(JSON.parse(line) as Record<string, unknown>)
   })
-  return pino({ level: 'info' }, new BatchedDestination(stream))
+  return pino({ level: 'info' }, stream)
 }
 
 for (const corsOrigins of ['*', ['http://app.example']] as const) {

@@ -73,14 +73,29 @@ interface Receiving {
 interface Connection {
   /** The client address it comes from (see `clientOf`). */
   readonly client: string
-  /** Since when it has had no request being answered (`performance.now()`), while it has none. */
-  idleSince: number
-  /** The answer being made or sent for its request now: the next one waits until it is sent whole. */
+  /** When its latest request began, or it opened (`performance.now()`). */
+  began: number
+  /**
+   * The answer of its latest request handed to the app: until it is sent
+   * whole (see {@link sentWhole}), the next request waits.
+   */
   current: ServerResponse | undefined
   /** Requests handed to the app so far. */
   served: number
   /** Requests read (pipelined) behind the current one, waiting for their turn, oldest first. */
   readonly waiting: [IncomingMessage, ServerResponse, RequestListener][]
+}
+
+/**
+ * Whether an answer was sent whole (or its connection is gone): its `finish`
+ * came, after which Node lets go of its socket. Read when needed (a request
+ * arrives, room is made) instead of listening to every answer's `finish`.
+ * Not merely written whole: `finish` comes a tick after the write, so that
+ * requests pipelined in one read with it all wait, and count against the
+ * held-request caps, as when the gate listened to every answer.
+ */
+function sentWhole(res: ServerResponse): boolean {
+  return res.destroyed || (res.writableFinished && res.socket === null)
 }
 
 /** What {@link Connections} keeps within bounds. */
@@ -140,11 +155,10 @@ export interface ConnectionCounts {
  *   `perTenant` a connection, all of them within the total): past them the
  *   connection is cut.
  * - **Idle connections go first.** As the open connections come within
- *   1/32 of `maxConnections`, each new one cuts the connection idle the
- *   longest (no request being answered: never sent one, or kept alive
- *   between two), so that connections that send nothing can never take
- *   every slot from fresh clients.
- *
+ *   1/32 of `maxConnections`, each new one cuts an idle connection (no
+ *   request being answered: never sent one, or kept alive between two), the
+ *   one whose latest request began the longest ago, so that connections that
+ *   send nothing can never take every slot from fresh clients.
  * - **Slow bodies have a deadline, and go as idle ones do.** A request's
  *   body must arrive whole within {@link slowBodies.bodyTimeoutMs} of its
  *   headers (else 408 and the connection closed); as the slots run low, a
@@ -159,16 +173,22 @@ export interface ConnectionCounts {
  *   most, when past its share, before anyone else's. Below the mark nobody
  *   is cut (a client reconnecting at once would only make the sandbox churn).
  *
+ * Nothing of this is paid per answer: an answer is watched (its `finish`)
+ * only when a request waits behind it, and whether a connection is idle is
+ * read from its latest answer when room must be made.
+ *
  * @example
  * const connections = new Connections({ maxConnections: 896, held })
  * const server = createServer(connections.gate(listener))
  * connections.watch(server)
  */
 export class Connections {
+  /**
+   * The open connections, the one whose latest request began the longest ago
+   * first (a connection moves to the end as each of its requests begins).
+   */
   readonly #open = new Map<Socket, Connection>()
-  /** Connections with no request being answered, idle the longest first. */
-  readonly #idle = new Set<Socket>()
-  /** Connections whose request's body is still arriving, the longest first. */
+  /** Connections whose latest request's body was still arriving when it began, the longest first. */
   readonly #receiving = new Map<Socket, Receiving>()
   /** Connections open per client address. */
   readonly #perClient = new Map<string, number>()
@@ -178,8 +198,8 @@ export class Connections {
   readonly #maxRequests: number
   /** Beyond this many open connections, a new one cuts the oldest idle one. */
   readonly #roomAbove: number
-  #waiting = 0
   #draining = false
+  #waiting = 0
   #cutPipelining = 0
   #cutIdle = 0
   #cutSlowBody = 0
@@ -202,9 +222,11 @@ export class Connections {
 
   /** What is open, idle and waiting now, and what was cut. */
   counts(): ConnectionCounts {
+    let idle = 0
+    for (const connection of this.#open.values()) if (isIdle(connection)) idle++
     return {
       open: this.#open.size,
-      idle: this.#idle.size,
+      idle,
       waiting: this.#waiting,
       cutPipelining: this.#cutPipelining,
       cutIdle: this.#cutIdle,
@@ -266,7 +288,8 @@ export class Connections {
 
   /**
    * Cuts the connection that has given the sandbox nothing to do the
-   * longest: idle the longest, or with a body arriving the longest (past
+   * longest: idle the longest (its latest request began first, or it never
+   * sent one), or with a body arriving the longest (past
    * {@link slowBodies.slowAfterMs}), whichever began first; of one client
    * address only, when given. Never `except` (the new connection). Whether
    * one was cut.
@@ -274,17 +297,18 @@ export class Connections {
   #cutOne(except: Socket, client?: string): boolean {
     let idle: Socket | undefined
     let idleSince = Number.POSITIVE_INFINITY
-    for (const socket of this.#idle) {
-      const connection = this.#open.get(socket)
-      if (socket === except || !connection || (client !== undefined && connection.client !== client)) continue
+    for (const [socket, connection] of this.#open) {
+      if (socket === except || !isIdle(connection) || (client !== undefined && connection.client !== client)) continue
       idle = socket
-      idleSince = connection.idleSince
+      idleSince = connection.began
       break
     }
     const slowSince = Math.min(performance.now() - slowBodies.slowAfterMs, idleSince)
-    for (const [socket, { req, since }] of this.#receiving) {
+    for (const [socket, { req, res, since }] of this.#receiving) {
       if (since > slowSince) break
-      if (req.complete || (client !== undefined && this.#open.get(socket)?.client !== client)) continue
+      if (req.complete || sentWhole(res) || (client !== undefined && this.#open.get(socket)?.client !== client)) {
+        continue
+      }
       this.#cutSlowBody++
       socket.destroy()
       return true
@@ -301,7 +325,8 @@ export class Connections {
     for (const [socket, { req, res, since }] of this.#receiving) {
       if (since > late) break
       this.#receiving.delete(socket)
-      if (req.complete) continue
+      // Arrived whole, or answered without it (a refusal that did not wait for the body): no deadline left.
+      if (req.complete || res.writableEnded) continue
       this.#bodyTimedOut++
       if (res.headersSent) {
         socket.destroy()
@@ -327,28 +352,26 @@ export class Connections {
   }
 
   #connection(socket: Socket): Connection {
-    let connection = this.#open.get(socket)
+    const connection = this.#open.get(socket)
     if (connection) return connection
     const client = clientOf(socket.remoteAddress)
-    connection = { client, idleSince: performance.now(), current: undefined, served: 0, waiting: [] }
-    this.#open.set(socket, connection)
-    this.#idle.add(socket)
+    const created: Connection = { client, began: performance.now(), current: undefined, served: 0, waiting: [] }
+    this.#open.set(socket, created)
     this.#perClient.set(client, (this.#perClient.get(client) ?? 0) + 1)
     // Node reads on when an answer is sent (and a body it drains resumes the connection): not while requests wait.
     socket.on('resume', () => {
-      if (connection.waiting.length > 0) socket.pause()
+      if (created.waiting.length > 0) socket.pause()
     })
     socket.once('close', () => {
       this.#open.delete(socket)
-      this.#idle.delete(socket)
       this.#receiving.delete(socket)
       const left = (this.#perClient.get(client) ?? 1) - 1
       if (left > 0) this.#perClient.set(client, left)
       else this.#perClient.delete(client)
-      for (const _ of connection.waiting) this.#stopWaiting()
-      connection.waiting.length = 0
+      for (const _ of created.waiting) this.#stopWaiting()
+      created.waiting.length = 0
     })
-    return connection
+    return created
   }
 
   #arrive(req: IncomingMessage, res: ServerResponse, listener: RequestListener): void {
@@ -356,7 +379,8 @@ export class Connections {
     // Requests Node still reads from a connection cut a moment ago (the rest of its read) go with it.
     if (socket.destroyed) return
     const connection = this.#connection(socket)
-    if (!connection.current) {
+    const { current } = connection
+    if (connection.waiting.length === 0 && (current === undefined || sentWhole(current))) {
       this.#run(socket, connection, req, res, listener)
       return
     }
@@ -367,6 +391,8 @@ export class Connections {
     }
     this.#waiting++
     connection.waiting.push([req, res, listener])
+    // The first to wait: the next request goes once the current answer is sent whole.
+    if (connection.waiting.length === 1 && current) this.#follow(socket, connection, current)
     // Its body, if it has one, is gathered as bytes while it waits, not left in Node's stream chunk by chunk.
     gatherBody(req)
     // Read no further requests of it while these wait (Node reads on once every answer is sent).
@@ -381,37 +407,50 @@ export class Connections {
     listener: RequestListener,
   ): void {
     connection.current = res
-    this.#idle.delete(socket)
-    // A body still to arrive: followed until its answer is sent (its deadline, and slow ones cut first).
+    connection.began = performance.now()
+    // To the end of the order: the idle connection cut first is the one whose latest request began the longest ago.
+    this.#open.delete(socket)
+    this.#open.set(socket, connection)
+    // A body still to arrive: followed for its deadline, and cut first when slow (only requests that carry one).
     if (!req.complete && (req.headers['content-length'] ?? req.headers['transfer-encoding']) !== undefined) {
-      this.#receiving.set(socket, { req, res, since: performance.now() })
+      // Deleted first: the map keeps its first insertion's place, and the sweep reads it oldest first.
+      this.#receiving.delete(socket)
+      this.#receiving.set(socket, { req, res, since: connection.began })
     }
     // Node says `Connection: close` on the last answer but leaves the connection open: this closes it once sent.
     if ((++connection.served >= this.#maxRequests && this.#maxRequests > 0) || this.#draining) {
       res.setHeader('connection', 'close')
     }
+    listener(req, res)
+    if (connection.waiting.length > 0) this.#follow(socket, connection, res)
+  }
+
+  /** Runs the next waiting request of a connection once `res`, its current answer, is sent whole. */
+  #follow(socket: Socket, connection: Connection, res: ServerResponse): void {
     const next = () => {
       if (connection.current !== res) return
       connection.current = undefined
-      if (this.#receiving.get(socket)?.res === res) this.#receiving.delete(socket)
       if (socket.destroyed) return
       const waiting = connection.waiting.shift()
-      if (!waiting) {
-        connection.idleSince = performance.now()
-        this.#idle.add(socket)
-        return
-      }
+      if (!waiting) return
       this.#stopWaiting()
       if (connection.waiting.length === 0) socket.resume()
       this.#run(socket, connection, ...waiting)
     }
-    res.once('finish', next)
-    res.once('close', next)
-    listener(req, res)
+    if (sentWhole(res)) next()
+    else {
+      res.once('finish', next)
+      res.once('close', next)
+    }
   }
 
   #stopWaiting(): void {
     this.#waiting--
     this.#held.release()
   }
+}
+
+/** Whether a connection has no request being answered: it never sent one, or its latest answer is sent whole. */
+function isIdle({ current, waiting }: Connection): boolean {
+  return waiting.length === 0 && (current === undefined || sentWhole(current))
 }

@@ -24,14 +24,16 @@ interface Unsent {
  * A budget for the bytes of answers written but not yet taken by their
  * clients, per connection and in all: what a client that reads slowly (or
  * not at all) makes the sandbox hold. The transport asks {@link admit}
- * before it writes any answer, whatever its size (issue 35, F1: answers
+ * before it writes any answer, whatever its size, and tells
+ * {@link written} after (issue 35, F1: answers
  * under 16 KiB used to go uncounted, on the belief that Node stops reading a
  * connection's pipelined requests at 16 KiB unsent, but Node parses a whole
  * 64 KiB read first). An answer counts its whole length, string or bytes,
  * from the moment it is written until it is handed to the system whole (its
  * `finish`) or its connection closes: what the process holds for it, on the
- * heap or off it. A connection whose unsent answers would pass the
- * per-connection budget is closed instead of being answered; when all of
+ * heap or off it. An answer the system took whole as it was written (most
+ * are) held nothing, and is not counted: no bookkeeping per answer (issue
+ * 41). A connection whose unsent answers would pass the per-connection budget is closed instead of being answered; when all of
  * them would pass the total, the connections of the oldest answers still
  * being sent are closed (a client that read its answer keeps no bytes here,
  * so those are the slowest readers), as the inspector lets go of a stream
@@ -39,7 +41,10 @@ interface Unsent {
  *
  * @example
  * const unsent = new UnsentBytes()
- * if (unsent.admit(res, body.byteLength)) res.end(body)
+ * if (unsent.admit(res, body.byteLength)) {
+ *   res.end(body)
+ *   unsent.written(res, body.byteLength)
+ * }
  */
 export class UnsentBytes {
   readonly perConnection: number
@@ -74,8 +79,7 @@ export class UnsentBytes {
   /**
    * Whether `res` may be answered with `size` more bytes: `false` when its
    * connection was closed instead (it is past its budget, or was among the
-   * oldest when the total was). When it may, the answer counts until it is
-   * sent whole or its connection closes.
+   * oldest when the total was). Then write it, and tell {@link written}.
    */
   admit(res: ServerResponse, size: number): boolean {
     const socket = res.req.socket
@@ -86,17 +90,31 @@ export class UnsentBytes {
       if (this.#unsent + size <= this.total) break
       this.#close(oldest.req.socket)
     }
-    if (socket.destroyed) return false
+    return !socket.destroyed
+  }
+
+  /**
+   * Counts an answer of `size` bytes just written (after {@link admit}) until
+   * it is sent whole or its connection closes, if the system did not take it
+   * whole at once: an answer the write that ended it handed over whole (the
+   * usual one) holds nothing and costs no bookkeeping.
+   */
+  written(res: ServerResponse, size: number): void {
+    if (res.writableFinished || res.destroyed) return
+    const socket = res.req.socket
     this.#sending.set(res, size)
     this.#unsent += size
+    const connection = this.#connections.get(socket)
     if (connection) {
       connection.bytes += size
       connection.answers.add(res)
     } else this.#connections.set(socket, { bytes: size, answers: new Set([res]) })
     const done = () => this.#forget(res)
-    res.once('finish', done)
+    // Counted until the listeners of its `finish` have run: the connection's gate runs the request pipelined
+    // behind it there, whose answer is admitted while this one still counts (it may still be in the system's
+    // buffers, unread), as when every answer was counted from its admission.
+    res.once('finish', () => process.nextTick(done))
     res.once('close', done)
-    return true
   }
 
   /** Stops counting an answer: it was sent whole, or its connection closed. */

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Writable } from 'node:stream'
 import { type DestinationStream, type Logger, symbols } from 'pino'
 import { requestIdSyntax } from '../../core/http.ts'
 import { nonSecretId } from '../../core/random.ts'
@@ -14,15 +13,132 @@ export { requestIdSyntax } from '../../core/http.ts'
 const idPrefix = nonSecretId(6)
 let idCounter = 0
 
+/** A request being answered, as its log line will tell it: taken when it arrives. */
+export interface LoggedRequest {
+  /** The client's well-formed `X-Request-Id`, else one issued here: echoed in the answer, journaled, logged. */
+  readonly id: string
+  readonly method: string
+  /** The URL as sent, before any router strips its mount point (its query's secrets redacted when the line is made). */
+  readonly url: string
+  /** Whether the request carried `Authorization` (logged as `[redacted]`). */
+  readonly authorization: boolean
+  /** Whether the request carried `X-Admin-Key` (logged as `[redacted]`). */
+  readonly adminKey: boolean
+  /** `process.hrtime.bigint()` when it arrived. */
+  readonly started: bigint
+}
+
+/** What a request's log line says. */
+interface RequestLineFields extends LoggedRequest {
+  statusCode: number
+  responseTime: number
+}
+
+/** Request logs with lines not yet written, for {@link flushRequestLogs}. */
+const unwritten = new Set<RequestLog>()
+
 /**
- * Starts the request log of one request: takes the client's `X-Request-Id`
- * when well-formed (else issues one), echoes it in the answer, and writes one
- * structured pino line when the answer is finished: request id, method, URL
- * as sent (secret-looking query parameters redacted), status and time taken. Credentials are only noted as present and
- * redacted, never logged. No child logger per request: the hot path pays for
- * one log line, which a logger of plain settings gets written directly
- * ({@link requestLine}, the same bytes pino writes). Connect-style: calls
- * `next` when given, so Express can mount it.
+ * Writes at once every request-log line still waiting for its batch, in
+ * every request log of the process: what an exit calls before it flushes
+ * the log's destination, so that nothing logged is lost.
+ *
+ * @example
+ * flushRequestLogs()
+ * destination.flushSync()
+ */
+export function flushRequestLogs(): void {
+  for (const log of unwritten) log.flush()
+}
+
+/**
+ * The request log: one structured pino line per answered request (request
+ * id, method, URL as sent, status, time taken; credentials only noted as
+ * present and redacted, never logged). Off the answer's path: an answer
+ * only notes its fields ({@link end}); the lines of every request answered
+ * in one turn of the event loop are made and written together on the next
+ * (`setImmediate`), in one write to the logger's stream when the logger has
+ * plain settings ({@link lineWriter}: the same bytes pino writes), else
+ * through pino line by line. {@link flushRequestLogs} writes what waits.
+ *
+ * @example
+ * const log = new RequestLog(pino())
+ * const logged = log.begin(req)
+ * res.end('{}')
+ * log.end(logged, res.statusCode)
+ */
+export class RequestLog {
+  readonly #logger: Logger
+  readonly #lines: ((batch: readonly RequestLineFields[]) => void) | undefined
+  #batch: RequestLineFields[] = []
+
+  constructor(logger: Logger) {
+    this.#logger = logger
+    this.#lines = lineWriter(logger)
+  }
+
+  /** Takes what the line of a request that just arrived will say, and gives it its id. */
+  begin(req: IncomingMessage): LoggedRequest {
+    // hrtime, not `performance.now()`: the first read of `performance` loads perf_hooks (1 ms of a start).
+    const started = process.hrtime.bigint()
+    const headers = req.headers
+    const presented = headers['x-request-id']
+    return {
+      id:
+        typeof presented === 'string' && requestIdSyntax.test(presented)
+          ? presented
+          : `${idPrefix}-${(idCounter++).toString(36)}`,
+      method: req.method ?? '',
+      url: req.url ?? '',
+      authorization: headers.authorization !== undefined,
+      adminKey: headers['x-admin-key'] !== undefined,
+      started,
+    }
+  }
+
+  /** Notes that the request was answered with `statusCode`: its line is written with the next batch. */
+  end(request: LoggedRequest, statusCode: number): void {
+    if (!this.#logger.isLevelEnabled(statusCode >= 500 ? 'error' : 'info')) return
+    const responseTime = Math.round(Number(process.hrtime.bigint() - request.started) / 1e6)
+    const { id, method, url, authorization, adminKey, started } = request
+    if (this.#batch.length === 0) {
+      unwritten.add(this)
+      setImmediate(this.#flushBatch)
+    }
+    this.#batch.push({ id, method, url, authorization, adminKey, started, statusCode, responseTime })
+  }
+
+  /** Writes the lines waiting for their batch now. */
+  flush(): void {
+    const batch = this.#batch
+    if (batch.length === 0) return
+    this.#batch = []
+    unwritten.delete(this)
+    if (this.#lines) this.#lines(batch)
+    else for (const fields of batch) this.#logger[levelOf(fields)](requestLogObject(fields), requestLogMessage)
+  }
+
+  readonly #flushBatch = (): void => this.flush()
+
+  /**
+   * The log as Connect-style middleware (Express mounts it): gives the
+   * request its id, echoed in `X-Request-Id`, and logs it when its answer is
+   * finished.
+   *
+   * @example
+   * app.use(new RequestLog(pino()).middleware)
+   */
+  readonly middleware = (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
+    const logged = this.begin(req)
+    res.setHeader('x-request-id', logged.id)
+    // For the app's error handler: where to log a failure's detail.
+    ;(req as { log?: Logger }).log = this.#logger
+    res.on('finish', () => this.end(logged, res.statusCode))
+    next?.()
+  }
+}
+
+/**
+ * The request log as Connect-style middleware: see {@link RequestLog}.
  *
  * @example
  * app.use(requestLog(pino()))
@@ -31,60 +147,17 @@ let idCounter = 0
  * createServer((req, res) => { log(req, res); handle(req, res) })
  */
 export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse, next?: () => void) => void {
-  const write = lineWriter(logger)
-  return (req, res, next) => {
-    // hrtime, not `performance.now()`: the first read of `performance` loads perf_hooks (1 ms of a start).
-    const started = process.hrtime.bigint()
-    const presented = req.headers['x-request-id']
-    const id =
-      typeof presented === 'string' && requestIdSyntax.test(presented)
-        ? presented
-        : `${idPrefix}-${(idCounter++).toString(36)}`
-    res.setHeader('x-request-id', id)
-    // For the app's error handler: where to log a failure's detail.
-    ;(req as { log?: Logger }).log = logger
-    // The URL as sent, before any router strips its mount point; secrets in its query redacted (issue 44, 7).
-    const url = redactedUrl(req.url ?? '')
-    // `on`, not `once`: 'finish' comes once, and `once` wraps the listener in one more closure per request.
-    res.on('finish', () => {
-      const { statusCode } = res
-      const level = statusCode >= 500 ? 'error' : 'info'
-      if (!logger.isLevelEnabled(level)) return
-      const headers = req.headers
-      const fields: RequestLineFields = {
-        id,
-        method: req.method ?? '',
-        url,
-        authorization: headers.authorization !== undefined,
-        adminKey: headers['x-admin-key'] !== undefined,
-        statusCode,
-        responseTime: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
-      }
-      if (write) write(level, fields)
-      else logger[level](requestLogObject(fields), requestLogMessage)
-    })
-    next?.()
-  }
+  return new RequestLog(logger).middleware
 }
 
-/** What a request's log line says. */
-interface RequestLineFields {
-  id: string
-  method: string
-  url: string
-  /** Whether the request carried `Authorization` (logged as `[redacted]`). */
-  authorization: boolean
-  /** Whether the request carried `X-Admin-Key` (logged as `[redacted]`). */
-  adminKey: boolean
-  statusCode: number
-  responseTime: number
-}
+const levelOf = ({ statusCode }: RequestLineFields): 'info' | 'error' => (statusCode >= 500 ? 'error' : 'info')
 
 const requestLogMessage = 'request completed'
 
 /** The object a request's line logs (pino's `req`/`res` shape). */
 function requestLogObject(fields: RequestLineFields) {
-  const { id, method, url, authorization, adminKey, statusCode, responseTime } = fields
+  const { id, method, authorization, adminKey, statusCode, responseTime } = fields
+  const url = redactedUrl(fields.url)
   return {
     req: {
       id,
@@ -99,7 +172,6 @@ function requestLogObject(fields: RequestLineFields) {
     responseTime,
   }
 }
-
 /** pino's symbol of a logger's message prefix (not in its types). */
 const msgPrefixSym = (symbols as unknown as Record<string, symbol>).msgPrefixSym as symbol
 
@@ -120,14 +192,25 @@ interface PinoInternals {
 }
 
 /**
+ * A character `JSON.stringify` escapes (`"`, a backslash, a control character) in a string of Node's request
+ * line (latin1: no lone surrogates): anything but the characters it leaves as they are.
+ */
+const needsEscape = /[^\x20\x21\x23-\x5b\x5d-\uffff]/
+
+/** A string as JSON text, `JSON.stringify`'s bytes, without calling it for the usual URL that needs no escape. */
+function jsonString(text: string): string {
+  return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`
+}
+
+/**
  * For a pino logger of plain settings (no mixin, hooks, log formatter,
  * serializers or redaction of these fields, nested key or message prefix),
- * a writer of the request's line as pino would make it, byte for byte: its
- * cached level prefix, time, bindings, then the fields, built without pino's
- * generic walk over a merge object. Any other logger gets `undefined` and
- * logs through pino itself. The level is still checked on each line.
+ * a writer of a batch of request lines as pino would make each, byte for
+ * byte: its cached level prefix, time, bindings, then the fields, built
+ * without pino's generic walk over a merge object, all written to its stream
+ * at once. Any other logger gets `undefined` and logs through pino itself.
  */
-function lineWriter(logger: Logger): ((level: 'info' | 'error', fields: RequestLineFields) => void) | undefined {
+function lineWriter(logger: Logger): ((batch: readonly RequestLineFields[]) => void) | undefined {
   const pino = logger as unknown as PinoInternals
   const serializers = pino[symbols.serializersSym] ?? {}
   const stringifiers = pino[symbols.stringifiersSym] ?? {}
@@ -148,66 +231,29 @@ function lineWriter(logger: Logger): ((level: 'info' | 'error', fields: RequestL
     ['req', 'res', 'responseTime', 'msg'].every((key) => !serializers[key] && !stringifiers[key])
   if (!plain) return undefined
   const levels = logger.levels.values
-  return (level, fields) => {
-    const { id, method, url, authorization, adminKey, statusCode, responseTime } = fields
-    const redacted =
-      authorization && adminKey
-        ? '"authorization":"[redacted]","x-admin-key":"[redacted]"'
-        : authorization
-          ? '"authorization":"[redacted]"'
-          : adminKey
-            ? '"x-admin-key":"[redacted]"'
-            : ''
-    // Read per line, as pino does: a logger's stream and bindings are its own, its time function may be too.
-    pino[symbols.streamSym].write(
-      `${pino[symbols.lsCacheSym][levels[level] as number]}${pino[symbols.timeSym]()}${pino[symbols.chindingsSym]}` +
-        `,"req":{"id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},` +
-        `"headers":{${redacted}}},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},` +
-        `"msg":"${requestLogMessage}"${pino[symbols.endSym]}`,
-    )
-  }
-}
-
-/**
- * A pino destination that writes its lines in batches: every line logged in
- * one turn of the event loop goes out in one write, instead of one write (and
- * one system call) each. `flushSync()` writes what is pending at once (on
- * exit); on Linux, writes to files and pipes are synchronous, so nothing
- * logged before an exit is lost.
- *
- * @example
- * const destination = new BatchedDestination(process.stdout)
- * const logger = pino({ level: 'info' }, destination)
- * process.on('exit', () => destination.flushSync())
- */
-export class BatchedDestination implements DestinationStream {
-  readonly #out: Writable
-  #pending = ''
-  #scheduled = false
-
-  constructor(out: Writable) {
-    this.#out = out
-  }
-
-  write(line: string): void {
-    this.#pending += line
-    if (this.#pending.length >= 65_536) this.flushSync()
-    else if (!this.#scheduled) {
-      this.#scheduled = true
-      setImmediate(this.#flush)
+  return (batch) => {
+    // Read per batch, as pino reads them per line: a logger's stream and bindings are its own, its time function may be too.
+    const time = pino[symbols.timeSym]()
+    const head = `${time}${pino[symbols.chindingsSym]},"req":{"id":"`
+    const end = pino[symbols.endSym]
+    let text = ''
+    for (const { id, method, url: sent, authorization, adminKey, statusCode, responseTime } of batch) {
+      // Secret-looking query parameters redacted (issue 44, 7): off the answer's path, with the batch.
+      const url = redactedUrl(sent)
+      const redacted =
+        authorization && adminKey
+          ? '"authorization":"[redacted]","x-admin-key":"[redacted]"'
+          : authorization
+            ? '"authorization":"[redacted]"'
+            : adminKey
+              ? '"x-admin-key":"[redacted]"'
+              : ''
+      // The id (requestIdSyntax or ours) and the method (an HTTP token) never need escaping.
+      text +=
+        `${pino[symbols.lsCacheSym][levels[statusCode >= 500 ? 'error' : 'info'] as number]}${head}${id}",` +
+        `"method":"${method}","url":${jsonString(url)},"headers":{${redacted}}},"res":{"statusCode":${statusCode}},` +
+        `"responseTime":${responseTime},"msg":"${requestLogMessage}"${end}`
     }
-  }
-
-  /** Writes every pending line now. */
-  flushSync(): void {
-    if (this.#pending === '') return
-    const batch = this.#pending
-    this.#pending = ''
-    this.#out.write(batch)
-  }
-
-  readonly #flush = (): void => {
-    this.#scheduled = false
-    this.flushSync()
+    pino[symbols.streamSym].write(text)
   }
 }

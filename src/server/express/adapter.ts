@@ -14,11 +14,16 @@ import type { UnsentBytes } from '../connections/unsent-bytes.ts'
  * `Authorization` included), and a body reader that checks `Content-Length`
  * before reading and stops as soon as the limit is passed.
  */
-function toCoreRequest(req: IncomingMessage, res: ServerResponse, clientOf: ClientAddress | undefined): CoreRequest {
+function toCoreRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  clientOf: ClientAddress | undefined,
+  transport: Transport | undefined,
+): CoreRequest {
   const url = req.url ?? '/'
   const queryStart = url.indexOf('?')
-  // The request log, when there is one, has given the request its id already.
-  const id = res.getHeader('x-request-id')
+  // The request log, when there is one, has given the request its id already (the fast path's, or Express's).
+  const id = transport ? transport.id : res.getHeader('x-request-id')
   return {
     id: typeof id === 'string' ? id : undefined,
     method: req.method ?? 'GET',
@@ -213,11 +218,28 @@ function collect(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too
 const oneWriteBytes = 16_384
 
 /**
+ * What a transport adds to the answers it writes for the core (the
+ * standalone server's fast path): the request's id, headers of its own
+ * written with the answer's, and whom to tell once the answer is written.
+ */
+export interface Transport {
+  /** The request's id (the request log's), for the core's journal. */
+  readonly id?: string | undefined
+  /** Headers of the transport's own (CORS, `X-Request-Id`) as name, value pairs, written with the answer's. */
+  readonly headers?: readonly string[] | undefined
+  /** Called with the status once the answer is written whole (not when its connection was closed instead). */
+  readonly written?: ((status: number) => void) | undefined
+}
+
+/**
  * Writes a {@link CoreResponse} to a Node/Express response: status, headers
- * and the JSON text, with nothing added but `Content-Length`. When the body
+ * and the JSON text, with nothing added but `Content-Length` (and the
+ * `transport`'s own headers), in one `writeHead` and one `end`, which Node
+ * sends in one write (headers and body corked together). When the body
  * was refused unread (413) the connection is closed rather than drained.
- * With an `unsent` budget, a long answer is written only if it admits it
- * (else its connection was closed).
+ * With an `unsent` budget, an answer is written only if it admits it (else
+ * its connection was closed), and counted after only if the system did not
+ * take it whole.
  *
  * @example
  * sendCoreResponse(req, res, renderError(new PlantStoreError('not_found', 'No such page.')))
@@ -227,25 +249,28 @@ export function sendCoreResponse(
   res: ServerResponse,
   response: CoreResponse,
   unsent?: UnsentBytes,
+  transport?: Transport,
 ): void {
   if (res.headersSent) return
   if (response.fault) {
-    failTransport(res, response)
+    failTransport(res, response, transport)
     return
   }
   const { status, headers } = response
-  for (const name in headers) res.setHeader(name, headers[name] as string)
-  if (refused.has(req)) res.setHeader('connection', 'close')
+  // One list for writeHead: no setHeader (each validates and stores its header on its own) on the way.
+  const lines: string[] = transport?.headers ? transport.headers.slice() : []
+  for (const name in headers) lines.push(name, headers[name] as string)
+  if (refused.has(req)) lines.push('connection', 'close')
   // After Node's own listener, which gives a kept-alive connection 6 s.
   else if (tarpitted.has(req)) res.once('finish', () => req.socket.setTimeout(tarpitMs))
-  res.statusCode = status
+  let length = 0
   if (response.chunks) {
     // Bytes the core keeps (a long list): written as they are, never encoded (nor decoded) anew.
     const { chunks } = response
-    let length = 0
     for (const chunk of chunks) length += chunk.byteLength
     if (unsent && !unsent.admit(res, length)) return
-    res.setHeader('content-length', length)
+    lines.push('content-length', String(length))
+    res.writeHead(status, lines)
     // A short answer in one piece (copying it costs less than a write per chunk).
     if (length <= oneWriteBytes) res.end(Buffer.concat(chunks, length))
     else {
@@ -254,14 +279,19 @@ export function sendCoreResponse(
       res.uncork()
       res.end()
     }
-  } else if (response.body === null) res.end()
-  else {
+  } else if (response.body === null) {
+    res.writeHead(status, lines)
+    res.end()
+  } else {
     const { body } = response
-    const length = Buffer.byteLength(body)
+    length = Buffer.byteLength(body)
     if (unsent && !unsent.admit(res, length)) return
-    res.setHeader('content-length', length)
+    lines.push('content-length', String(length))
+    res.writeHead(status, lines)
     res.end(body)
   }
+  unsent?.written(res, length)
+  transport?.written?.(status)
 }
 
 /**
@@ -269,13 +299,20 @@ export function sendCoreResponse(
  * close before any byte, or the status, the headers and half of the body
  * that `Content-Length` promises, then a close.
  */
-function failTransport(res: ServerResponse, { status, headers, body, fault }: CoreResponse): void {
+function failTransport(
+  res: ServerResponse,
+  { status, headers, body, fault }: CoreResponse,
+  transport: Transport | undefined,
+): void {
   const socket = res.socket
   if (fault === 'reset') socket?.resetAndDestroy()
   else if (fault === 'empty') socket?.destroy()
   else {
     const bytes = Buffer.from(body ?? '')
-    res.writeHead(status, { ...headers, 'content-length': bytes.byteLength, connection: 'close' })
+    const lines: string[] = transport?.headers ? transport.headers.slice() : []
+    for (const name in headers) lines.push(name, headers[name] as string)
+    lines.push('content-length', String(bytes.byteLength), 'connection', 'close')
+    res.writeHead(status, lines)
     res.write(bytes.subarray(0, bytes.byteLength >> 1), () => socket?.destroy())
   }
 }
@@ -289,12 +326,14 @@ function failTransport(res: ServerResponse, { status, headers, body, fault }: Co
  */
 export function toMiddleware(handle: PlantStoreHandler, unsent?: UnsentBytes, clientOf?: ClientAddress) {
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void =>
-    answer(handle, req, res, next, unsent, clientOf)
+    answer(handle, req, res, next, unsent, clientOf, undefined)
 }
 
 /**
  * Wraps a transport-neutral handler as a Node request listener that answers
- * every request it gets; a failure is the core's 500 Error body.
+ * every request it gets; a failure is the core's 500 Error body. The
+ * `transport`, when given, adds its id, headers and `written` to the answer
+ * (see {@link Transport}).
  *
  * @example
  * createServer(toListener(createCore(store))).listen(4010)
@@ -303,8 +342,8 @@ export function toListener(
   handle: PlantStoreHandler,
   unsent?: UnsentBytes,
   clientOf?: ClientAddress,
-): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) =>
+): (req: IncomingMessage, res: ServerResponse, transport?: Transport) => void {
+  return (req, res, transport) =>
     answer(
       handle,
       req,
@@ -315,10 +354,11 @@ export function toListener(
           'request failed',
         )
         if (res.headersSent) res.destroy()
-        else sendCoreResponse(req, res, renderError(error))
+        else sendCoreResponse(req, res, renderError(error), undefined, transport)
       },
       unsent,
       clientOf,
+      transport,
     )
 }
 
@@ -333,12 +373,13 @@ function answer(
   res: ServerResponse,
   fail: (error: unknown) => void,
   unsent: UnsentBytes | undefined,
-  clientOf?: ClientAddress,
+  clientOf: ClientAddress | undefined,
+  transport: Transport | undefined,
 ) {
   const earlier = pending.get(req.socket)
-  if (!earlier) answerNow(handle, req, res, fail, unsent, clientOf)
+  if (!earlier) answerNow(handle, req, res, fail, unsent, clientOf, transport)
   else {
-    const run = () => answerNow(handle, req, res, fail, unsent, clientOf)
+    const run = () => answerNow(handle, req, res, fail, unsent, clientOf, transport)
     track(req.socket, earlier.then(run, run))
   }
 }
@@ -350,22 +391,23 @@ function answerNow(
   fail: (error: unknown) => void,
   unsent: UnsentBytes | undefined,
   clientOf: ClientAddress | undefined,
+  transport: Transport | undefined,
 ): Promise<void> | undefined {
   // The connection closes after an earlier refused body: left unanswered, this goes with it.
   if (closing.has(req.socket)) return undefined
   gatherBody(req)
   let response: ReturnType<PlantStoreHandler>
   try {
-    response = handle(toCoreRequest(req, res, clientOf))
+    response = handle(toCoreRequest(req, res, clientOf, transport))
   } catch (error) {
     fail(error)
     return undefined
   }
   if (!(response instanceof Promise)) {
-    sendCoreResponse(req, res, response, unsent)
+    sendCoreResponse(req, res, response, unsent, transport)
     return undefined
   }
-  const answered = response.then((made) => sendCoreResponse(req, res, made, unsent)).catch(fail)
+  const answered = response.then((made) => sendCoreResponse(req, res, made, unsent, transport)).catch(fail)
   track(req.socket, answered)
   return answered
 }
