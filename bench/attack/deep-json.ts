@@ -19,9 +19,20 @@ const levels = 5_000_000
 /** The hint every bad flag of the sandbox ends with, after its one line. */
 const usageHint = '(run "plant-store-mock --help" for usage)'
 
-/** The files, and the command line each is given to (below the bin). */
-async function writeFiles(folder: string): Promise<Array<{ name: string; args: string[] }>> {
-  const nested = `${'['.repeat(levels)}${']'.repeat(levels)}`
+/**
+ * Writes into `folder` every file a tool reads, each nested `depth` arrays
+ * deep (a well-formed `ok.har` beside them for `--tokens`); answers the
+ * command line each is given to (below the bin). The attack's and the
+ * deep-json test's one set of files.
+ *
+ * @example
+ * const runs = await writeDeepJsonFiles(folder, 1_000_000)
+ */
+export async function writeDeepJsonFiles(
+  folder: string,
+  depth = levels,
+): Promise<Array<{ name: string; args: string[] }>> {
+  const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`
   const file = (name: string) => join(folder, name)
   const entry = (text: string) => ({
     request: { method: 'GET', url: 'https://plants.example.com/plants', headers: [] },
@@ -71,7 +82,7 @@ export async function runDeepJson({
   const folder = await mkdtemp(join(tmpdir(), 'psm-deep-json-'))
   try {
     const runs: Array<{ name: string; run: ToolRun }> = []
-    for (const { name, args } of await writeFiles(folder)) {
+    for (const { name, args } of await writeDeepJsonFiles(folder)) {
       const run = await runTool(['--max-old-space-size=64', cli, ...args], { timeLimitMs: 60_000, ceilingMb })
       runs.push({ name, run })
     }

@@ -5,14 +5,14 @@
  * `coverage` and `verify`, a fixtures file and a state file for the sandbox.
  * Each run ends with one line and exit code 2, under a 64 MB heap.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { writeDeepJsonFiles } from '../../bench/attack/deep-json.ts'
 import { spawnCli } from '../conformance/support.ts'
 
 const levels = 1_000_000
-const nested = `${'['.repeat(levels)}${']'.repeat(levels)}`
 const heap = { NODE_OPTIONS: '--max-old-space-size=64' }
 
 let folder: string
@@ -20,19 +20,7 @@ const file = (name: string) => join(folder, name)
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'psm-deep-json-'))
-  const entry = (text: string) => ({
-    request: { method: 'GET', url: 'https://plants.example.com/plants', headers: [] },
-    response: { status: 200, headers: [], content: { mimeType: 'application/json', text } },
-  })
-  await writeFile(file('body.har'), JSON.stringify({ log: { entries: [entry(nested)] } }))
-  await writeFile(file('structure.har'), `{"log":{"entries":[{"request":${nested}}]}}`)
-  await writeFile(file('ok.har'), JSON.stringify({ log: { entries: [entry('[]')] } }))
-  await writeFile(file('tokens.json'), `{"t":${nested}}`)
-  await mkdir(file('pacts'))
-  await writeFile(file('pacts/deep.json'), `{"consumer":{"name":"a"},"provider":{"name":"b"},"interactions":${nested}}`)
-  await writeFile(file('report.json'), `{"operations":${nested}}`)
-  await writeFile(file('fixtures.json'), nested)
-  await writeFile(file('state.json'), nested)
+  await writeDeepJsonFiles(folder, levels)
 }, 60_000)
 
 afterAll(async () => {
