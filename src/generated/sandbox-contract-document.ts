@@ -1015,7 +1015,7 @@ export const sandboxContractDocument = {
       "get": {
         "operationId": "inspectorEvents",
         "summary": "The live inspector's stream of the caller's exchanges (server-sent events).",
-        "description": "Authorised by the tenant's token in `Authorization`, never in the URL.\nEach event's `data` is one line of JSON; `x-events` of the 200 answer\ngives each event's name and the schema of its data. It opens with\n`hello`, `plants`, `faults` and (when the sandbox counts coverage)\n`coverage`, then sends `plants`, `faults`, `coverage`, `exchange` and\n`skipped` as they change, batched. It ends with `gone` (the tenant\nwas removed), `expired` (the token expired) or `released` (a cluster\nreplica handed the tenant to another: reconnect). A tenant may hold\n4 streams open, the sandbox 100; more are a 429.\n",
+        "description": "Authorised by the tenant's token in `Authorization`, never in the URL.\nEach event's `data` is one line of JSON; `x-events` of the 200 answer\ngives each event's name and the schema of its data. It opens with\n`hello`, `plants`, `faults` and (when the sandbox counts coverage)\n`coverage`, then sends `plants`, `faults`, `coverage`, `exchange` and\n`skipped` as they change, batched. It ends with `gone` (the tenant\nwas removed), `expired` (the token expired) or `released` (a cluster\nreplica handed the tenant to another, or the sandbox is stopping:\nreconnect). A tenant may hold\n4 streams open, the sandbox 100; more are a 429.\n",
         "security": [
           {
             "bearerAuth": [
@@ -1134,7 +1134,7 @@ export const sandboxContractDocument = {
                 }
               },
               "released": {
-                "description": "A cluster replica handed the tenant to another; the stream ends (reconnect).",
+                "description": "A cluster replica handed the tenant to another, or the sandbox is stopping; the stream ends (reconnect).",
                 "schema": {
                   "$ref": "#/components/schemas/TenantOnly"
                 }

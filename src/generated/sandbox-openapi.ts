@@ -244,7 +244,8 @@ export interface paths {
          *     `coverage`, then sends `plants`, `faults`, `coverage`, `exchange` and
          *     `skipped` as they change, batched. It ends with `gone` (the tenant
          *     was removed), `expired` (the token expired) or `released` (a cluster
-         *     replica handed the tenant to another: reconnect). A tenant may hold
+         *     replica handed the tenant to another, or the sandbox is stopping:
+         *     reconnect). A tenant may hold
          *     4 streams open, the sandbox 100; more are a 429.
          */
         get: operations["inspectorEvents"];

@@ -177,6 +177,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       // Every answer from now on closes its connection, and every held request is answered now (issue 44, 5).
       connections.drain()
       parts.held.answerAll()
+      // Live inspector streams end now too (with `released`: reconnect), instead of waiting for the timeout's cut.
+      parts.inspector.close()
       await stopListening(server, options.shutdownTimeoutMs ?? 10_000)
       await options.webhook?.drain(2_000)
       await replica?.close()

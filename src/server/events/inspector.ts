@@ -129,6 +129,12 @@ export interface Inspector {
    * (or learns from a 401 that it is gone).
    */
   release(tenantId: string): void
+  /**
+   * The sandbox is shutting down: every stream ends at once with a
+   * `released` event (reconnect), so that none holds the stop until its
+   * connection is cut.
+   */
+  close(): void
 }
 
 /**
@@ -376,6 +382,9 @@ export function createInspector({
       // Handed over or removed, the page reconnects: the replica serving it now answers, or a 401 says it is gone.
       const last = event('released', { tenant: tenantId })
       each(tenantId, (stream) => finish(stream, last))
+    },
+    close() {
+      for (const stream of streams) if (!stream.closing) finish(stream, event('released', { tenant: stream.tenantId }))
     },
   }
 }
