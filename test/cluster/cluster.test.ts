@@ -250,6 +250,10 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     const unreachable = await call('GET', '/plants', fresh.tokens.read)
     expect(unreachable.status).toBe(503)
     expect(unreachable.retryAfter).toMatch(/^\d+$/)
+    expect(JSON.parse(unreachable.text)).toMatchObject({ error: 503, message: expect.any(String) })
+    // Its HEAD answers as the GET, without the body (listPlants and headPlants both declare 503).
+    const unreachableHead = await call('HEAD', '/plants', fresh.tokens.read)
+    expect(unreachableHead).toEqual({ status: 503, text: '', retryAfter: expect.stringMatching(/^\d+$/) })
 
     await cluster.startRedis()
     let status = 0
