@@ -223,7 +223,7 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     for (const tenant of tenants) expect(await settledList(tenant), tenant.id).toBe(listed(tenant.plants))
   })
 
-  test('with Redis down writes answer 503 with an Error body and Retry-After, reads of served tenants work, and it recovers by itself', async () => {
+  test('with Redis down writes answer 503 with an Error body and Retry-After, reads of served tenants work, a tenant not yet served answers GET and HEAD /plants 503, and it recovers by itself', async () => {
     // A tenant that holds a plant after the fuzz (which may have deleted all of another's): its delete must be a
     // write that cannot be stored, not a 404.
     const served = tenants.find((tenant) => tenant.plants.length > 0)
