@@ -34,7 +34,7 @@ export const requiredHeaders: ReadonlyMap<number, readonly string[]> = new Map<n
  * ascending: what `Prefer: code` may make it answer.
  *
  * @example
- * declaredErrorStatuses.get('listPlants') // [400, 401, 403]
+ * declaredErrorStatuses.get('listPlants') // [400, 401, 403, 503]
  */
 export const declaredErrorStatuses: ReadonlyMap<string, readonly number[]> = new Map(
   Object.entries(contractAnswers.operations).map(([operationId, { statuses }]) => [

@@ -12,7 +12,8 @@ export const contractAnswers = {
         200,
         400,
         401,
-        403
+        403,
+        503
       ],
       "fields": [
         "limit",
@@ -24,7 +25,8 @@ export const contractAnswers = {
         200,
         400,
         401,
-        403
+        403,
+        503
       ],
       "fields": [
         "limit",

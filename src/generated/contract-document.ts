@@ -61,6 +61,9 @@ export const contractDocument = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "503": {
+            "$ref": "#/components/responses/StorageUnavailable"
           }
         }
       },
@@ -99,6 +102,14 @@ export const contractDocument = {
             "headers": {
               "WWW-Authenticate": {
                 "$ref": "#/components/headers/WWW-Authenticate"
+              }
+            }
+          },
+          "503": {
+            "description": "as for GET, without the Error body",
+            "headers": {
+              "Retry-After": {
+                "$ref": "#/components/headers/Retry-After"
               }
             }
           }
@@ -375,7 +386,7 @@ export const contractDocument = {
         }
       },
       "StorageUnavailable": {
-        "description": "A sandbox that keeps its state in durable storage (replicas with\n`--redis-url`, or `--state-file` on a full or failing disk) cannot\nstore the write right now; nothing changed. Try again after\n`Retry-After` seconds. A sandbox without durable storage never\nanswers it.\n",
+        "description": "A sandbox that keeps its state in durable storage (replicas with\n`--redis-url`, or `--state-file` on a full or failing disk) cannot\nstore the write right now, or (a replica with `--redis-url` whose\nRedis is unreachable) cannot load the caller's tenant, not yet\nserved by that replica, to answer a read; nothing changed. Try again\nafter `Retry-After` seconds. A sandbox without durable storage never\nanswers it.\n",
         "x-plant-store-decision": true,
         "headers": {
           "Retry-After": {

@@ -174,8 +174,10 @@ export interface components {
         /**
          * @description A sandbox that keeps its state in durable storage (replicas with
          *     `--redis-url`, or `--state-file` on a full or failing disk) cannot
-         *     store the write right now; nothing changed. Try again after
-         *     `Retry-After` seconds. A sandbox without durable storage never
+         *     store the write right now, or (a replica with `--redis-url` whose
+         *     Redis is unreachable) cannot load the caller's tenant, not yet
+         *     served by that replica, to answer a read; nothing changed. Try again
+         *     after `Retry-After` seconds. A sandbox without durable storage never
          *     answers it.
          */
         StorageUnavailable: {
@@ -284,6 +286,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     addPlant: {
@@ -395,6 +398,14 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description as for GET, without the Error body */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content?: never;

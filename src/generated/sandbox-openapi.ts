@@ -708,8 +708,10 @@ export interface components {
         /**
          * @description A sandbox that keeps its state in durable storage (replicas with
          *     `--redis-url`, or `--state-file` on a full or failing disk) cannot
-         *     store the write right now; nothing changed. Try again after
-         *     `Retry-After` seconds. A sandbox without durable storage never
+         *     store the write right now, or (a replica with `--redis-url` whose
+         *     Redis is unreachable) cannot load the caller's tenant, not yet
+         *     served by that replica, to answer a read; nothing changed. Try again
+         *     after `Retry-After` seconds. A sandbox without durable storage never
          *     answers it.
          */
         StorageUnavailable: {

@@ -223,7 +223,7 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     for (const tenant of tenants) expect(await settledList(tenant), tenant.id).toBe(listed(tenant.plants))
   })
 
-  test('with Redis down writes answer 503 with an Error body and Retry-After, reads of served tenants work, and it recovers by itself', async () => {
+  test('with Redis down writes answer 503 with an Error body and Retry-After, reads of served tenants work, a tenant not yet served answers GET and HEAD /plants 503, and it recovers by itself', async () => {
     // A tenant that holds a plant after the fuzz (which may have deleted all of another's): its delete must be a
     // write that cannot be stored, not a 404.
     const served = tenants.find((tenant) => tenant.plants.length > 0)
@@ -250,6 +250,10 @@ describe('a cluster of 3 replicas behind nginx, with Redis', () => {
     const unreachable = await call('GET', '/plants', fresh.tokens.read)
     expect(unreachable.status).toBe(503)
     expect(unreachable.retryAfter).toMatch(/^\d+$/)
+    expect(JSON.parse(unreachable.text)).toMatchObject({ error: 503, message: expect.any(String) })
+    // Its HEAD answers as the GET, without the body (listPlants and headPlants both declare 503).
+    const unreachableHead = await call('HEAD', '/plants', fresh.tokens.read)
+    expect(unreachableHead).toEqual({ status: 503, text: '', retryAfter: expect.stringMatching(/^\d+$/) })
 
     await cluster.startRedis()
     let status = 0

@@ -6,6 +6,7 @@ import { type CoverageReport, CoverageThresholdError, fixtureTokens } from 'plan
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { contract } from '../../src/generated/contract.ts'
+import { contractAnswers } from '../../src/generated/contract-answers.ts'
 import { undeclarableMethods } from '../support/allow.ts'
 import { badRequestConditions, coverageLine, share, total } from '../support/coverage-share.ts'
 
@@ -156,8 +157,15 @@ describe('coverage.report()', () => {
   })
 
   test('keeps at most 16 distinct answers outside the contract and counts the rest under "other"', async () => {
-    for (let status = 500; status < 518; status++) faults.add('acme', { method: 'GET', status, times: 1 })
-    for (let status = 500; status < 518; status++) await send('GET', '/plants', write)
+    // 18 server-error statuses the list does not declare (it declares 503).
+    const declared: readonly number[] = contractAnswers.operations.listPlants.statuses
+    const outside = Array.from({ length: 100 }, (_, index) => 500 + index)
+      .filter((status) => !declared.includes(status))
+      .slice(0, 18)
+    for (const status of outside) {
+      faults.add('acme', { method: 'GET', status, times: 1 })
+      await send('GET', '/plants', write)
+    }
     const { undocumented } = coverage.report()
     expect(undocumented).toHaveLength(17)
     expect(undocumented.at(-1)).toEqual({ answer: 'other', hits: 2 })
@@ -184,6 +192,15 @@ describe('coverage.table()', () => {
     expect(table).toMatch(/✗ deletePlant +DELETE +\/plants\/\{id\} +404 +0\n/)
     expect(table).toContain('Outside the contract: listPlants 500 ×1')
     expect(table.split('\n')).toHaveLength(1 + total + 1)
+  })
+
+  test("counts the node-tests guide's failed list (GET /plants 503) under listPlants 503, not outside the contract", async () => {
+    faults.add('acme', { method: 'GET', path: '/plants', status: 503, times: 1 })
+    expect(await send('GET', '/plants', write)).toBe(503)
+    const table = coverage.table()
+    expect(table).toMatch(/✓ listPlants +GET +\/plants +503 +1\n/)
+    expect(table).not.toContain('Outside the contract')
+    expect(coverage.report().undocumented).toEqual([])
   })
 })
 

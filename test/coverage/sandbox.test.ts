@@ -89,7 +89,7 @@ describe('GET /__sandbox/coverage', () => {
   test('counts Prefer: code answers as declared ones: the status asked, or a 400 about Prefer; never undocumented', async () => {
     const prefer = (code: string) => ({ ...bearer(acme.read), prefer: `code=${code}` })
     expect((await fetch(`${sandbox.base}/plants`, { headers: prefer('403') }).then(read)).status).toBe(403)
-    expect((await fetch(`${sandbox.base}/plants`, { headers: prefer('503') }).then(read)).status).toBe(400)
+    expect((await fetch(`${sandbox.base}/plants`, { headers: prefer('409') }).then(read)).status).toBe(400)
     expect((await fetch(`${sandbox.base}/plants`, { headers: prefer('418') }).then(read)).status).toBe(400)
     const report = await coverageOf(acme.read)
     const badRequest = report.operations[0]?.responses.find(({ status }) => status === 400)

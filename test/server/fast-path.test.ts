@@ -65,7 +65,7 @@ for (const corsOrigins of ['*', ['http://app.example']] as const) {
       ['answers 404 for a missing plant', '/plants/777', { method: 'DELETE', headers: bearer(acme.write) }],
       ['answers 405 with Allow', '/plants', { method: undeclarableMethods[0], headers: bearer(acme.write) }],
       ['answers a simulated status', '/plants', { headers: { ...bearer(acme.read), prefer: 'code=403' } }],
-      ['refuses an undeclared simulated status', '/plants', { headers: { ...bearer(acme.read), prefer: 'code=503' } }],
+      ['refuses an undeclared simulated status', '/plants', { headers: { ...bearer(acme.read), prefer: 'code=409' } }],
       ['echoes a request id', '/plants', { headers: { ...bearer(acme.read), 'x-request-id': 'job-42.step:1' } }],
     ]
 

@@ -121,10 +121,10 @@ describe('simulation', () => {
   })
 
   test('answers 400 for a Prefer: code the operation does not declare, naming the ones it does', async () => {
-    const answer = await get('/plants', { headers: { ...bearer(acme.read), prefer: 'code=503, delay=30000' } })
+    const answer = await get('/plants', { headers: { ...bearer(acme.read), prefer: 'code=409, delay=30000' } })
     expectErrorBody(answer, 400)
     expect(JSON.parse(answer.text).message).toBe(
-      'Prefer must ask listPlants for a status it declares (code=400, 401, 403), not code="503"; ' +
+      'Prefer must ask listPlants for a status it declares (code=400, 401, 403, 503), not code="409"; ' +
         'a fault rule (POST /__sandbox/faults) answers any status.',
     )
     expect(answer.headers.get('preference-applied')).toBeNull()
