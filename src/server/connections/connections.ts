@@ -303,9 +303,21 @@ export class Connections {
       idleSince = connection.began
       break
     }
-    const slowSince = Math.min(performance.now() - slowBodies.slowAfterMs, idleSince)
-    for (const [socket, { req, res, since }] of this.#receiving) {
-      if (since > slowSince) break
+    const recent = performance.now() - slowBodies.slowAfterMs
+    if (this.#cutBody(Math.min(recent, idleSince), client)) return true
+    if (!idle) return false
+    // An idle connection busy within the last second is a client between two requests: a body still arriving,
+    // however young (slow-body senders reconnect as fast as they are cut), goes before it.
+    if (idleSince > recent && this.#cutBody(Number.POSITIVE_INFINITY, client)) return true
+    this.#cutIdle++
+    idle.destroy()
+    return true
+  }
+
+  /** Cuts the connection whose body has been arriving the longest, if it began by `since` (of `client` only, when given). */
+  #cutBody(since: number, client: string | undefined): boolean {
+    for (const [socket, { req, res, since: began }] of this.#receiving) {
+      if (began > since) break
       if (req.complete || sentWhole(res) || (client !== undefined && this.#open.get(socket)?.client !== client)) {
         continue
       }
@@ -313,10 +325,7 @@ export class Connections {
       socket.destroy()
       return true
     }
-    if (!idle) return false
-    this.#cutIdle++
-    idle.destroy()
-    return true
+    return false
   }
 
   /** Answers 408 to requests whose body has not arrived within its deadline, and closes their connections. */
