@@ -12,7 +12,7 @@
  * docs/maintainers/changing-a-parameter.md (a status, of
  * docs/maintainers/changing-a-behaviour.md).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { declaredParameters, refusedTexts } from '../../src/contract-testing/boundaries.ts'
 import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
@@ -23,6 +23,7 @@ import { contract } from '../../src/generated/contract.ts'
 import { contractDocument } from '../../src/generated/contract-document.ts'
 import { contractInputs } from '../../src/generated/contract-inputs.ts'
 import { type HostileCase, hostileCorpus } from '../reliability/corpus.ts'
+import { mswTestTitles } from '../support/msw-test-titles.ts'
 import { operationRequests } from '../support/operation-requests.ts'
 import { type RuleExchange, ruleExchanges } from '../support/rule-exchanges.ts'
 
@@ -115,16 +116,7 @@ function operationSource(operation: keyof typeof contract.operations): string {
 }
 
 /** The titles of the tests of each `describe('METHOD /path', …)` block of the msw behaviour tests. */
-const titlesByBlock = new Map<string, string[]>()
-for (const file of readdirSync(new URL('../msw/', import.meta.url)).filter((name) => name.endsWith('.test.ts'))) {
-  const source = readFileSync(new URL(`../msw/${file}`, import.meta.url), 'utf8')
-  for (const block of source.split(/^(?=describe\()/m)) {
-    const title = /^describe\('([^']+)'/.exec(block)?.[1]
-    if (title === undefined) continue
-    const titles = [...block.matchAll(/['`]([^'`\n]+)['`],\s*(?:async\s*)?\(/g)].map(([, text]) => text ?? '')
-    titlesByBlock.set(title, [...(titlesByBlock.get(title) ?? []), ...titles])
-  }
-}
+const titlesByBlock = mswTestTitles()
 
 const document = contractDocument as unknown as Parameters<typeof operationsOf>[0]
 

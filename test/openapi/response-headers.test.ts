@@ -10,7 +10,6 @@
  * alone fails here, naming the operation, the status, the file to send it
  * from and the step of docs/maintainers/adding-a-response-header.md.
  */
-import { readdirSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, fixtureTokens } from '../../fixtures/world.ts'
 import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
@@ -24,6 +23,7 @@ import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
 import { hostileCorpus } from '../reliability/corpus.ts'
 import { openapi } from '../support/contract.ts'
 import { type IndependentProvider, startIndependentProvider } from '../support/independent-provider.ts'
+import { mswTestTitles } from '../support/msw-test-titles.ts'
 import { operationRequests } from '../support/operation-requests.ts'
 import { type RuleExchange, ruleExchanges } from '../support/rule-exchanges.ts'
 
@@ -219,16 +219,7 @@ afterAll(async () => {
 })
 
 /** The titles of the tests of each `describe('METHOD /path', …)` block of the msw behaviour tests. */
-const titlesByBlock = new Map<string, string[]>()
-for (const file of readdirSync(new URL('../msw/', import.meta.url)).filter((name) => name.endsWith('.test.ts'))) {
-  const source = readFileSync(new URL(`../msw/${file}`, import.meta.url), 'utf8')
-  for (const block of source.split(/^(?=describe\()/m)) {
-    const title = /^describe\('([^']+)'/.exec(block)?.[1]
-    if (title === undefined) continue
-    const titles = [...block.matchAll(/['`]([^'`\n]+)['`],\s*(?:async\s*)?\(/g)].map(([, text]) => text ?? '')
-    titlesByBlock.set(title, [...(titlesByBlock.get(title) ?? []), ...titles])
-  }
-}
+const titlesByBlock = mswTestTitles()
 
 /** Whether the independent Plant Store sends a success's header on the operation's own request. */
 async function sentByIndependent({ operationId, name }: Header): Promise<boolean> {
