@@ -5,40 +5,12 @@
  * `Retry-After` and an Error body, and nothing is made. Under an admin key
  * there is no rate.
  */
-import { request } from 'node:http'
 import { describe, expect, test } from 'vitest'
 import { PlantStoreApiError, SandboxClient } from '../../src/client/index.ts'
 import { createApp, startSandbox } from '../../src/server/index.ts'
 import { expectErrorBody, read } from '../support/contract.ts'
 import { useSandbox } from './sandbox-fixture.ts'
-import { bearer, listen } from './support.ts'
-
-/** Provisions from a loopback address of its own (127.0.0.x), and deletes the tenant again when one was made. */
-function provisionFrom(
-  base: string,
-  localAddress: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; retryAfter?: string }> {
-  const { hostname, port } = new URL(base)
-  return new Promise((resolve, reject) => {
-    const options = { host: hostname, port, method: 'POST', path: '/__sandbox/tenants', localAddress, headers }
-    const req = request(options, (res) => {
-      let text = ''
-      res.on('data', (chunk: Buffer) => {
-        text += chunk.toString()
-      })
-      res.on('end', async () => {
-        if (res.statusCode === 201) {
-          const { tenant, tokens } = JSON.parse(text)
-          await fetch(`${base}/__sandbox/tenants/${tenant}`, { method: 'DELETE', headers: bearer(tokens.write) })
-        }
-        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] })
-      })
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+import { bearer, listen, provisionFrom } from './support.ts'
 
 describe('the provisioning rate', () => {
   // A burst of max(10 × 1, 3) = 10 per address, max(10 × 2, 3) = 20 in all.

@@ -6,38 +6,9 @@
  * anyone else's `X-Real-IP` or `X-Forwarded-For` is ignored. Both servers:
  * the Express app (the admin API) and the standalone one.
  */
-import { request } from 'node:http'
 import { describe, expect, test } from 'vitest'
 import { useSandbox } from './sandbox-fixture.ts'
-
-/** Provisions from a loopback address of its own (127.0.0.x) with these headers: the status. */
-function provisionFrom(base: string, localAddress: string, headers: Record<string, string>): Promise<number> {
-  const { hostname, port } = new URL(base)
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: hostname, port, method: 'POST', path: '/__sandbox/tenants', localAddress, headers },
-      (res) => {
-        let text = ''
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString()
-        })
-        res.on('end', async () => {
-          // Deleted again at once: the maximum of tenants is never the limit, only the rate.
-          if (res.statusCode === 201) {
-            const { tenant, tokens } = JSON.parse(text)
-            await fetch(`${base}/__sandbox/tenants/${tenant}`, {
-              method: 'DELETE',
-              headers: { authorization: `Bearer ${tokens.write}` },
-            })
-          }
-          resolve(res.statusCode ?? 0)
-        })
-      },
-    )
-    req.on('error', reject)
-    req.end()
-  })
-}
+import { provisionFrom } from './support.ts'
 
 describe.for(['express', 'standalone'] as const)('a sandbox behind a trusted proxy (%s)', (server) => {
   // A burst of max(10 × 1, 3 × 25 %) = 10 per address, 100 in all.
@@ -49,18 +20,18 @@ describe.for(['express', 'standalone'] as const)('a sandbox behind a trusted pro
   test("counts each client the proxy names in X-Real-IP on its own, and the proxy's requests without one as the proxy", async () => {
     for (const client of ['203.0.113.7', '203.0.113.8']) {
       for (let i = 0; i < 10; i++)
-        expect(await provisionFrom(sandbox.base, '127.0.0.2', { 'x-real-ip': client })).toBe(201)
-      expect(await provisionFrom(sandbox.base, '127.0.0.2', { 'x-real-ip': client })).toBe(429)
+        expect((await provisionFrom(sandbox.base, '127.0.0.2', { 'x-real-ip': client })).status).toBe(201)
+      expect((await provisionFrom(sandbox.base, '127.0.0.2', { 'x-real-ip': client })).status).toBe(429)
     }
-    for (let i = 0; i < 10; i++) expect(await provisionFrom(sandbox.base, '127.0.0.2', {})).toBe(201)
-    expect(await provisionFrom(sandbox.base, '127.0.0.2', { 'x-real-ip': 'not an address' })).toBe(429)
+    for (let i = 0; i < 10; i++) expect((await provisionFrom(sandbox.base, '127.0.0.2', {})).status).toBe(201)
+    expect((await provisionFrom(sandbox.base, '127.0.0.2', { 'x-real-ip': 'not an address' })).status).toBe(429)
   })
 
   test('believes no one else: another address naming clients in X-Real-IP or X-Forwarded-For is itself', async () => {
     for (let i = 0; i < 10; i++) {
       const headers = { 'x-real-ip': `198.51.100.${i}`, 'x-forwarded-for': `198.51.100.${i}` }
-      expect(await provisionFrom(sandbox.base, '127.0.0.3', headers)).toBe(201)
+      expect((await provisionFrom(sandbox.base, '127.0.0.3', headers)).status).toBe(201)
     }
-    expect(await provisionFrom(sandbox.base, '127.0.0.3', { 'x-real-ip': '198.51.100.99' })).toBe(429)
+    expect((await provisionFrom(sandbox.base, '127.0.0.3', { 'x-real-ip': '198.51.100.99' })).status).toBe(429)
   })
 })
