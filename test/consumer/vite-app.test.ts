@@ -83,6 +83,18 @@ function ciStep(command: string): string {
 /** Runs a CI step's command line as CI does, through a shell. */
 const runStep = (command: string, env: Record<string, string> = {}) => run('sh', ['-c', command], app, env)
 
+/**
+ * Moves the app's `playwright.config.ts` (its dev server's port) to a port just taken from the system: each
+ * Playwright run starts its dev server on a port of its own, so a dev server the previous run is still stopping,
+ * or any other process that took the port since `beforeAll`, cannot make `--strictPort` fail.
+ */
+async function freshPlaywrightPort(): Promise<void> {
+  const path = join(app, 'playwright.config.ts')
+  const [moved] = await withFreePorts([{ path: 'playwright.config.ts', text: await readFile(path, 'utf8') }])
+  if (moved === undefined) throw new Error('withFreePorts returned no file.')
+  await writeFile(path, moved.text)
+}
+
 let workDir: string
 let app: string
 
@@ -237,6 +249,7 @@ describe('the app of npm create vite (react-ts), with the guides’ recipes', ()
   test('pass under Playwright on the Vite dev server with service workers blocked: the app mounts, the routes answer', async () => {
     // The guide's configuration, pointed at the Chromium the browser tests use (nothing is downloaded).
     await writeLocalPlaywrightConfig(app)
+    await freshPlaywrightPort()
     // CI=true: Playwright starts the dev server itself, never reusing one on that port. Two workers (CI's
     // default is half the cores).
     const ran = await runStep(`${ciStep('npx playwright test')} --config playwright.local.config.ts --workers 2`, {
@@ -253,6 +266,7 @@ describe('the app of npm create vite (react-ts), with the guides’ recipes', ()
   }, 240_000)
 
   test('fail under Playwright below the reporter’s threshold, every test passing', async () => {
+    await freshPlaywrightPort()
     const config = await readFile(join(app, 'playwright.config.ts'), 'utf8')
     const strict = config.replace(/\bmin: \d+,/, 'min: 90,')
     expect(strict, 'the guide gives the Playwright reporter a min').not.toBe(config)
