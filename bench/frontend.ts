@@ -25,7 +25,8 @@
  * measures that tarball instead of packing this checkout; `--baseline <file>`
  * measures another tarball (e.g. main's) in the same run, alternated with it;
  * `--browser-only` installs the tarball and msw into one project and prints
- * the browser entry's figure alone (4.), in seconds rather than minutes.
+ * the browser entry's figure alone (4.), in seconds rather than minutes;
+ * `--rounds <n>` sets how many alternated rounds the start (2.) takes.
  */
 import { execFile, spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
@@ -38,6 +39,14 @@ import { median } from './median.ts'
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 const quick = process.argv.includes('--quick')
 const browserOnly = process.argv.includes('--browser-only')
+const roundsAt = process.argv.indexOf('--rounds')
+const roundsGiven = roundsAt === -1 ? undefined : Number(process.argv[roundsAt + 1])
+if (roundsGiven !== undefined && !(Number.isSafeInteger(roundsGiven) && roundsGiven >= 1)) {
+  console.error(
+    `bench:frontend: --rounds takes a whole number of rounds, at least 1 (got ${process.argv[roundsAt + 1]})`,
+  )
+  process.exit(2)
+}
 const manifest = (await import('../package.json', { with: { type: 'json' } })).default as {
   devDependencies: Record<string, string>
 }
@@ -280,7 +289,7 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
             : reject(new Error(`exit ${code}: ${stderr}`)),
         )
       })
-    const rounds = quick ? 5 : 15
+    const rounds = roundsGiven ?? (quick ? 5 : 15)
     const times: Record<string, number[]> = { floor: [], mock: [], baseline: [] }
     const cpu: Record<string, number[]> = { floor: [], mock: [], baseline: [] }
     const cpuMs = (stderr: string) => Number(/cpu:(\d+)/.exec(stderr)?.[1]) / 1000
@@ -320,6 +329,14 @@ process.on('exit', () => process.stderr.write('modules:' + (count - 1) + '\\n'))
       mockCpu / floorCpu <= 1.1,
     )
     console.log(`  (spread: the mock ${spread(cpu.mock!)}, msw alone ${spread(cpu.floor!)})`)
+    // Each round's own ratio, the floor's process and the mock's run one after the other: the load a round
+    // shares drops out of it, which the ratio of two medians taken over every round keeps.
+    const paired = (name: string, of: Record<string, number[]>) =>
+      median(of[name]!.map((value, i) => value / of.floor![i]!)).toFixed(2)
+    console.log(
+      `  (median of the rounds' own ratios: wall ${paired('mock', times)}×, CPU ${paired('mock', cpu)}×` +
+        (baseline ? `; the baseline's: wall ${paired('baseline', times)}×, CPU ${paired('baseline', cpu)}×)` : ')'),
+    )
     if (baseline) {
       const [ms, used] = [median(times.baseline!), median(cpu.baseline!)]
       console.log('  the baseline, in the same rounds:')
