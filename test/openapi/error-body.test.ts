@@ -36,7 +36,7 @@ function disagreements(body: Record<string, unknown>): string[] {
   return problems
 }
 
-function bodyOf(answer: { body?: string | undefined }): Record<string, unknown> {
+function bodyOf(answer: { readonly body: string | null }): Record<string, unknown> {
   return JSON.parse(answer.body ?? 'null') as Record<string, unknown>
 }
 
