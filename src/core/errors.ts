@@ -9,18 +9,23 @@ import type { CoreResponse } from './http.ts'
  */
 export type ErrorBody = components['schemas']['Error']
 
+/** What `tsc` says to a field the contract's Error schema does not declare yet. */
+type UndeclaredErrorField =
+  'not in the contract: declare the field in components/schemas/Error of contracts/openapi.yaml, then npm run generate (step 1 of docs/maintainers/adding-a-rule-with-memory.md)'
+
 /**
  * The Error body's fields beyond `error` (the status) and `message`, as the
  * contract declares them (e.g. a `code` with its `enum`); while it declares
- * none, nothing can be passed. A field the contract makes required must then
- * be given by every Error answer: `tsc` fails in this file until it is.
+ * none, a field given fails `tsc`, naming the step that declares it. A field
+ * the contract makes required must then be given by every Error answer: `tsc`
+ * fails in this file until it is.
  *
  * @example
  * // with `code: { type: string, enum: [deleted_before] }` in the contract's Error schema:
  * new PlantStoreError('conflict', 'Plant 7 was deleted before.', {}, undefined, { code: 'deleted_before' })
  */
 export type ErrorFields = [Exclude<keyof ErrorBody, 'error' | 'message'>] extends [never]
-  ? Readonly<Record<string, never>>
+  ? Readonly<Record<string, UndeclaredErrorField>>
   : Omit<ErrorBody, 'error' | 'message'>
 
 /**
