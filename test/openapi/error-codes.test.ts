@@ -12,12 +12,15 @@
  *   answers it, names it in its title;
  * - the operation's `readBack` reads that answer otherwise than the same
  *   status without it, when it reads the plain status as evidence (a 409
- *   with `code: deleted_before` does not say that the id is held).
+ *   with `code: deleted_before` does not say that the id is held);
+ * - `CHANGELOG.md` names it.
  *
  * A value added to the contract alone fails here, naming the step of
  * docs/maintainers/adding-a-rule-with-memory.md and the file to write.
  */
+import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
 import { matchRoute } from '../../src/core/core.ts'
 import { type CoreOperationId, operations } from '../../src/core/operations/index.ts'
 import { contract } from '../../src/generated/contract.ts'
@@ -26,6 +29,7 @@ import { type RuleExchange, ruleExchanges } from '../support/rule-exchanges.ts'
 import { at } from '../support/schema-arbitrary.ts'
 
 const guide = 'docs/maintainers/adding-a-rule-with-memory.md'
+const changelog = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8')
 const schema = at('/components/schemas/Error')
 const extraFields = Object.entries(schema.properties ?? {}).filter(([name]) => name !== 'error' && name !== 'message')
 
@@ -66,10 +70,14 @@ test('every Error field beyond error and message lists its values (an enum): the
 
 describe.each(codes.map((code) => [code.key, code] as const))('the Error %s', (_, { field, value }) => {
   test('is answered, for real, to a conformance rule', () => {
-    expect(
-      carrying(field, value).length,
-      `no conformance rule gets an answer with ${field} "${String(value)}" through the msw handlers; next: step 6 of ${guide}: a rule in src/contract-testing/conformance/rules/ that sends the sequence that earns it (e.g. create, delete, create again) and expects it`,
-    ).toBeGreaterThan(0)
+    if (carrying(field, value).length > 0) return
+    // A rule about it that the mock never answers it to: the rule is there, the mock's side is not.
+    const about = conformanceRules.filter(({ clause }) => word(String(value)).test(clause)).map(({ id }) => id)
+    expect.fail(
+      about.length > 0
+        ? `the conformance rule ${about.join(', ')} is about ${field} "${String(value)}", but the msw handlers never answer it; next: step 2 of ${guide}: the store remembers and refuses (src/core/tenant-plants.ts, src/core/plant-writes.ts, with the PlantStoreError's ${field}), or step 3: the operation's own file throws it`
+        : `no conformance rule gets an answer with ${field} "${String(value)}" through the msw handlers; next: step 6 of ${guide}: a rule in src/contract-testing/conformance/rules/ whose clause quotes the contract's words for it and that sends the sequence that earns it (e.g. create, delete, create again)`,
+    )
   })
 
   test('is named by a behaviour test of the operation that answers it', () => {
@@ -83,6 +91,13 @@ describe.each(codes.map((code) => [code.key, code] as const))('the Error %s', (_
     expect(
       where.some(named),
       `no msw behaviour test${blocks.length > 0 ? ` of ${blocks.join(' or ')}` : ''} names "${String(value)}" in its title; next: step 5 of ${guide}: a test in test/msw/handlers.test.ts${blocks.length > 0 ? `, in its describe('${blocks[0]}') block,` : ''} whose title names the status and "${String(value)}"`,
+    ).toBe(true)
+  })
+
+  test('is in the changelog', () => {
+    expect(
+      word(String(value)).test(changelog),
+      `CHANGELOG.md never names ${field} "${String(value)}"; next: step 8 of ${guide}: a line under Unreleased saying what answers it`,
     ).toBe(true)
   })
 
