@@ -112,6 +112,18 @@ function responsesTable(document: OpenApiDocument): string {
   return ['| Status | Answer | The contract says | Declared by |', '|---|---|---|---|', ...rows].join('\n')
 }
 
+/** The Error body's fields, as the contract's `components/schemas/Error` declares them: what every Error answer carries. */
+function errorBodyTable(document: OpenApiDocument): string {
+  const schema = document.components?.schemas?.Error as SchemaObject | undefined
+  if (schema === undefined) throw new Error('contracts/openapi.yaml declares no components/schemas/Error.')
+  const required = new Set(schema.required ?? [])
+  const rows = Object.entries(schema.properties ?? {}).map(([name, field]) => {
+    const property = resolve<SchemaObject>(document, field)
+    return `| \`${name}\` | ${required.has(name) ? 'always' : 'when it applies'} | ${takes(property as ValueSchema)} | ${oneLine(property.description as string | undefined)} |`
+  })
+  return ['| Field | Present | Takes | The contract says |', '|---|---|---|---|', ...rows].join('\n')
+}
+
 /** The coverage guide's count of declared answers and the fields a 400 is counted under, and its example. */
 function coverageBlocks(document: OpenApiDocument): { answers: string; example: string } {
   const operations = operationsOf(document)
@@ -163,6 +175,7 @@ export function generateDocs(document: OpenApiDocument): Record<string, string> 
   page = replaceBlock(page, 'inputs', inputsTable(document))
   let errors = readFileSync(new URL(`../src/generated/${errorsPage}`, import.meta.url), 'utf8')
   errors = replaceBlock(errors, 'responses', responsesTable(document))
+  errors = replaceBlock(errors, 'error body', errorBodyTable(document))
   let coverage = readFileSync(new URL(`../src/generated/${coveragePage}`, import.meta.url), 'utf8')
   const { answers, example } = coverageBlocks(document)
   coverage = replaceBlock(coverage, 'answers', answers)

@@ -1,4 +1,32 @@
+import type { components } from '../generated/openapi.ts'
 import type { CoreResponse } from './http.ts'
+
+/**
+ * The Error body every non-2xx answer carries, as the contract declares it
+ * (`components/schemas/Error`, generated): the one type {@link errorResponse}
+ * writes, so a field the contract gains is a field the core may render, and a
+ * field it does not declare does not compile.
+ */
+export type ErrorBody = components['schemas']['Error']
+
+/** What `tsc` says to a field the contract's Error schema does not declare yet. */
+type UndeclaredErrorField =
+  'not in the contract: declare the field in components/schemas/Error of contracts/openapi.yaml, then npm run generate (step 1 of docs/maintainers/adding-a-rule-with-memory.md)'
+
+/**
+ * The Error body's fields beyond `error` (the status) and `message`, as the
+ * contract declares them (e.g. a `code` with its `enum`); while it declares
+ * none, a field given fails `tsc`, naming the step that declares it. A field
+ * the contract makes required must then be given by every Error answer: `tsc`
+ * fails in this file until it is.
+ *
+ * @example
+ * // with `code: { type: string, enum: [deleted_before] }` in the contract's Error schema:
+ * new PlantStoreError('conflict', 'Plant 7 was deleted before.', {}, undefined, { code: 'deleted_before' })
+ */
+export type ErrorFields = [Exclude<keyof ErrorBody, 'error' | 'message'>] extends [never]
+  ? Readonly<Record<string, UndeclaredErrorField>>
+  : Omit<ErrorBody, 'error' | 'message'>
 
 /**
  * The codes of every error the Plant Store answers with. Each maps to one
@@ -75,14 +103,23 @@ export class PlantStoreError extends Error {
   readonly headers: Readonly<Record<string, string>>
   /** Why, as data: the field and rule a 400 is about, a 401's token, a 403's scope. */
   readonly reason: Reason | undefined
+  /** The Error body's fields the contract declares beyond `error` and `message` (e.g. a `code`). */
+  readonly fields: ErrorFields
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, reason?: Reason) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+    reason?: Reason,
+    fields: ErrorFields = {},
+  ) {
     super(message)
     this.name = 'PlantStoreError'
     this.code = code
     this.status = errorStatus[code]
     this.headers = headers
     this.reason = reason
+    this.fields = fields
   }
 }
 
@@ -107,24 +144,31 @@ export function challenge(error?: 'invalid_token' | 'insufficient_scope'): strin
  */
 export function renderError(error: unknown): CoreResponse {
   if (error instanceof PlantStoreError) {
-    const response = errorResponse(error.status, error.message, error.headers)
+    const response = errorResponse(error.status, error.message, error.headers, error.fields)
     return error.reason === undefined ? response : { ...response, reason: error.reason }
   }
   return errorResponse(500, 'The Plant Store failed to answer this request.')
 }
 
 /**
- * An Error answer with this status and message; the one place an Error body
- * is written.
+ * An Error answer with this status, message and the contract's other Error
+ * fields (`fields`); the one place an Error body is written, typed by the
+ * contract's `Error` schema ({@link ErrorBody}).
  *
  * @example
  * errorResponse(418, 'Simulated status 418.')
  */
-export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): CoreResponse {
+export function errorResponse(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  fields: ErrorFields = {},
+): CoreResponse {
+  const body: ErrorBody = { ...fields, error: status, message }
   return {
     status,
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ error: status, message }),
+    body: JSON.stringify(body),
   }
 }
 

@@ -3,7 +3,7 @@ import { fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { call, json } from '../support/msw.ts'
-import { type ModelState, plantModel } from '../support/tenant-model.ts'
+import { errorFieldsOf, type ModelState, plantModel } from '../support/tenant-model.ts'
 
 const tenants = ['acme', 'globex', 'initech'] as const
 type TenantId = (typeof tenants)[number]
@@ -54,12 +54,15 @@ test('no tenant ever sees, changes or learns of another tenant plants, and the s
         } else if (op.kind === 'create') {
           const plant = op.tag === undefined ? { id: op.id, name: op.name } : { id: op.id, name: op.name, tag: op.tag }
           const answer = await call('POST', '/plants', { token, json: plant })
-          expect(answer.status).toBe(plantModel.addPlant(state, plant).status)
+          const expected = plantModel.addPlant(state, plant)
+          expect(answer.status).toBe(expected.status)
+          if (expected.status >= 400) expect(errorFieldsOf(json(answer))).toEqual(expected.fields ?? {})
         } else {
           const answer = await call('DELETE', `/plants/${op.id}`, { token })
           const expected = plantModel.deletePlant(state, op.id)
           expect(answer.status).toBe(expected.status)
           if (expected.message !== undefined) expect(json<{ message: string }>(answer).message).toBe(expected.message)
+          if (expected.status >= 400) expect(errorFieldsOf(json(answer))).toEqual(expected.fields ?? {})
         }
         // After every step, every tenant holds exactly what the model says: nothing leaked across.
         for (const other of tenants) {

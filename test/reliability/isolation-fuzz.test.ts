@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createPlantStore } from '../../src/index.ts'
 import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
 import { expectErrorBody } from '../support/contract.ts'
-import { type ModelPlant, type ModelTenant, plantModel, resetModel } from '../support/tenant-model.ts'
+import { errorFieldsOf, type ModelPlant, type ModelTenant, plantModel, resetModel } from '../support/tenant-model.ts'
 
 const tenantsPerRun = 12
 const operationsPerRun = 2000
@@ -97,6 +97,7 @@ async function apply(tenant: Tenant, { action }: Operation, serial: number): Pro
       const expected = plantModel.addPlant(tenant, plant)
       if (expected.status >= 400) {
         expectErrorBody(answer, expected.status)
+        expect(errorFieldsOf(JSON.parse(answer.text))).toEqual(expected.fields ?? {})
         return
       }
       expect(answer.status, answer.text).toBe(expected.status)
@@ -109,7 +110,11 @@ async function apply(tenant: Tenant, { action }: Operation, serial: number): Pro
       if (expected.status >= 400) {
         // The same answer whether the id exists in another tenant or nowhere.
         expectErrorBody(answer, expected.status)
-        expect(JSON.parse(answer.text)).toEqual({ error: expected.status, message: expected.message })
+        expect(JSON.parse(answer.text)).toEqual({
+          ...expected.fields,
+          error: expected.status,
+          message: expected.message,
+        })
         return
       }
       expect(answer.status, answer.text).toBe(expected.status)

@@ -21,6 +21,8 @@ export interface RuleExchange {
   readonly body: unknown
   readonly status: number | undefined
   readonly headers: Headers | undefined
+  /** The answer's JSON body, `undefined` when there is none or it is not JSON. */
+  readonly answerBody: unknown
   /** Whether the request asked the sandbox to make its answer up (`Prefer: code=…`). */
   readonly simulated: boolean
 }
@@ -71,6 +73,7 @@ export async function ruleExchanges(): Promise<RuleExchange[]> {
       body,
       status: answer?.status,
       headers: answer?.headers,
+      answerBody: answer?.json?.value,
       simulated: Object.keys(request.headers).some((name) => name.toLowerCase() === 'prefer'),
     }
   })

@@ -6,6 +6,7 @@
  * projection (`toPlant`). The model has an answer for every operation the
  * core answers: `tsc` fails here, naming it, for one it lacks.
  */
+import type { ErrorFields } from '../../src/core/errors.ts'
 import type { CoreOperationId } from '../../src/core/operations/index.ts'
 import { type StoredPlant, toPlant } from '../../src/core/schemas.ts'
 
@@ -31,11 +32,27 @@ export interface ModelTenant extends ModelState {
   readonly write: string
 }
 
-/** What the model says an operation answers: its status, and the body of a 2xx (or a 404's message). */
+/**
+ * What the model says an operation answers: its status, the body of a 2xx
+ * (or a 404's message), and an Error answer's fields beyond `error` and
+ * `message` as the contract declares them (e.g. a `code`; none when absent).
+ */
 export interface ModelAnswer {
   readonly status: number
   readonly body?: unknown
   readonly message?: string
+  readonly fields?: ErrorFields
+}
+
+/**
+ * An Error body's fields beyond `error` and `message`: what a {@link ModelAnswer}'s `fields` is compared with.
+ *
+ * @example
+ * errorFieldsOf({ error: 409, message: 'Taken.', code: 'deleted_before' }) // { code: 'deleted_before' }
+ */
+export function errorFieldsOf(body: unknown): Record<string, unknown> {
+  const { error: _status, message: _message, ...fields } = (body ?? {}) as Record<string, unknown>
+  return fields
 }
 
 /**
