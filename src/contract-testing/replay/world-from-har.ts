@@ -1,6 +1,6 @@
 import type { TenantSpec } from '../../core/schemas.ts'
-import type { Har } from './har.ts'
-import { type ReplayOptions, walkHar } from './run.ts'
+import { type Har, ReplayInputError } from './har.ts'
+import { type ReplayOptions, startingPlants, walkHar } from './run.ts'
 
 export interface WorldFromHarOptions extends ReplayOptions {}
 
@@ -26,6 +26,8 @@ export interface WorldFromHarOptions extends ReplayOptions {}
  * await routePlantStore(context, { world, baseUrl: 'https://plants.example.com' })
  */
 export async function worldFromHar(har: string | Har, options: WorldFromHarOptions = {}): Promise<TenantSpec[]> {
-  const { state } = await walkHar(har, options, () => undefined)
+  const start = await startingPlants(har, options)
+  if (!start.ok) throw new ReplayInputError(`${start.message}.`)
+  const { state } = await walkHar(har, options, () => undefined, { start: start.plants })
   return state.world()
 }
