@@ -199,8 +199,8 @@ export class ReplayState {
 
   /**
    * A state with the token map's tenants and tokens, and no plants yet;
-   * `keepFacts`: it keeps what each answer says of the plants, for
-   * {@link ReplayState.startingPlants}; `start`: the plants each tenant
+   * `keepFacts`: it only keeps what each answer says of the plants, for
+   * {@link ReplayState.startingPlants} (its store stays empty); `start`: the plants each tenant
    * started with, as that inference found them (the store starts there).
    */
   static async create(
@@ -247,7 +247,9 @@ export class ReplayState {
     const tenant = known.tenant
     // What the real service did to the tenant, whatever the token map says of the token.
     const evidences = evidenceOf(exchange, operation)
-    if (this.#facts && evidences.length > 0) {
+    if (this.#facts) {
+      // A walk for the facts alone: the store is left as it is.
+      if (evidences.length === 0) return []
       const facts = this.#facts.get(tenant) ?? []
       this.#facts.set(tenant, facts)
       facts.push({
@@ -255,6 +257,7 @@ export class ReplayState {
         evidences,
         what: `${exchange.method} ${shownPath(exchange)} answered ${status}`,
       })
+      return []
     }
     if (this.#start) {
       // The store started where the whole recording says: it holds what the real tenant held before this
@@ -316,7 +319,7 @@ export class ReplayState {
     if (!operation) return
     const known = this.caller(exchange).known
     const model = known && this.#tenants.get(known.tenant)
-    if (!model) return
+    if (!model || this.#facts) return
     for (const evidence of evidenceOf(exchange, operation)) {
       if (evidence.kind !== 'wrote') continue
       if (this.#start) {

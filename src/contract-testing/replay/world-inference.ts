@@ -208,93 +208,104 @@ function listConstraint(
   return { index, epoch, plants: listed, exact: false, endsAt }
 }
 
-/** A step of the search: the plant added last (`epoch` 0: held throughout) and the state before it. */
-interface Step {
-  readonly parent: string | undefined
-  readonly epoch: number
-  readonly plant: ListedPlant | undefined
-}
+/** A plant of a starting list: `epoch` 0 held throughout, else the epoch its delete ends; its name when a list showed it. */
+type Placed = { readonly epoch: number; readonly plant: ListedPlant | undefined }
 
 /**
  * The smallest starting list of plants that gives every list of the
- * reading, breadth first (each step adds one plant, trying first one the
- * recording deletes, in delete order, then one held throughout).
+ * reading: depth first, within a number of plants that grows from the
+ * fewest the lists allow (a whole list fixes it), each step adding one plant:
+ * first one the recording deletes, earliest deleted first, then one held
+ * throughout. States known to fail within so many more plants are not tried
+ * again. Deleted plants that no list tells apart (no list between their
+ * deletes) are placed as a group: the state counts them, and they take their
+ * deletes in order, so that plants deleted unseen stay cheap.
  */
-function search(
-  reading: Reading,
-  maxStates: number,
-): Array<{ epoch: number; plant: ListedPlant | undefined }> | 'none' | 'too many' {
+function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too many' {
   const { lists } = reading
-  const deaths = reading.deaths.length
   const heldCount = reading.held.length
-  // A state: how far each list has been seen, which deleted plants are placed, how many held ones (up to those named).
-  type State = { readonly seen: readonly number[]; readonly placed: readonly boolean[]; readonly held: number }
-  const keyOfState = ({ seen, placed, held }: State) =>
-    `${seen.join(',')}|${placed.map((p) => (p ? 1 : 0)).join('')}|${held}`
+  // Groups of deletes with no list between them, in order: each a run of epochs (1-based) seen by the same lists.
+  const groups: number[][] = []
+  reading.deaths.forEach((_, at) => {
+    const epoch = at + 1
+    const last = groups.at(-1)
+    if (last && !lists.some((list) => list.epoch === epoch - 1)) last.push(epoch)
+    else groups.push([epoch])
+  })
+  // A state: how far each list has been seen, how many of each group are placed, how many held (up to those named).
+  type State = { readonly seen: readonly number[]; readonly placed: readonly number[]; readonly held: number }
+  const keyOfState = ({ seen, placed, held }: State) => `${seen.join(',')}|${placed.join(',')}|${held}`
   const done = ({ seen, placed, held }: State) =>
     held >= heldCount &&
-    placed.every(Boolean) &&
+    placed.every((count, group) => count === groups[group]?.length) &&
     lists.every((list, at) =>
       list.exact ? seen[at] === list.plants.length : (list.endsAt?.[seen[at] as number] ?? false),
     )
-  // A state that cannot end: a plant still to place that a list already seen whole would see.
-  const dead = ({ seen, placed, held }: State) => {
-    const full = lists.filter((list, at) => list.exact && seen[at] === list.plants.length)
-    if (full.length === 0) return false
-    if (held < heldCount) return true
-    return placed.some((p, j) => !p && full.some((list) => list.epoch < j + 1))
-  }
-  const start: State = { seen: lists.map(() => 0), placed: Array.from({ length: deaths }, () => false), held: 0 }
-  const steps = new Map<string, Step>([[keyOfState(start), { parent: undefined, epoch: -1, plant: undefined }]])
-  let layer: State[] = [start]
-  while (layer.length > 0) {
-    const next: State[] = []
-    for (const state of layer) {
-      const key = keyOfState(state)
-      if (done(state)) return path(steps, key)
-      for (let epoch = 1; epoch <= deaths + 1; epoch++) {
-        // Epochs 1..deaths: the plant the `epoch`-th delete takes; deaths + 1: one held throughout.
-        const throughout = epoch === deaths + 1
-        if (!throughout && state.placed[epoch - 1]) continue
-        let plant: ListedPlant | undefined
-        let advanced = false
-        let fits = true
-        const seen = state.seen.map((count, at) => {
-          const list = lists[at] as ListConstraint
-          if (!throughout && list.epoch >= epoch) return count // deleted before that list
-          if (!list.exact && count === list.plants.length) return count // past a cut list's end
-          const shown = list.plants[count]
-          if (!shown || (plant && !sameListed(plant, shown))) fits = false
-          else plant = shown
-          advanced = true
-          return count + 1
-        })
-        if (!fits) continue
-        if (throughout && !advanced && state.held >= heldCount) continue // a plant nothing shows
-        const after: State = {
-          seen,
-          placed: throughout ? state.placed : state.placed.map((p, j) => p || j === epoch - 1),
-          held: throughout ? Math.min(state.held + 1, heldCount) : state.held,
-        }
-        const afterKey = keyOfState(after)
-        if (steps.has(afterKey) || dead(after)) continue
-        if (steps.size >= maxStates) return 'too many'
-        steps.set(afterKey, { parent: key, epoch: throughout ? 0 : epoch, plant })
-        next.push(after)
-      }
+  /** The state after one more plant from `group` (past the last: held throughout), or nothing when it cannot be. */
+  const step = (state: State, group: number): { after: State; placed: Placed } | undefined => {
+    const throughout = group === groups.length
+    const epochs = groups[group] ?? []
+    const count = state.placed[group] ?? 0
+    if (!throughout && count === epochs.length) return undefined
+    const epoch = throughout ? Number.POSITIVE_INFINITY : (epochs[0] as number)
+    let plant: ListedPlant | undefined
+    let advanced = false
+    let fits = true
+    const seen = state.seen.map((seenOf, at) => {
+      const list = lists[at] as ListConstraint
+      if (list.epoch >= epoch) return seenOf // deleted before that list
+      if (!list.exact && seenOf === list.plants.length) return seenOf // past a cut list's end
+      const shown = list.plants[seenOf]
+      if (!shown || (plant && !sameListed(plant, shown))) fits = false
+      else plant = shown
+      advanced = true
+      return seenOf + 1
+    })
+    if (!fits || (throughout && !advanced && state.held >= heldCount)) return undefined // a plant nothing needs
+    return {
+      after: {
+        seen,
+        placed: throughout ? state.placed : state.placed.map((placed, at) => (at === group ? placed + 1 : placed)),
+        held: throughout ? Math.min(state.held + 1, heldCount) : state.held,
+      },
+      placed: { epoch: throughout ? 0 : (epochs[count] as number), plant },
     }
-    layer = next
+  }
+  // The fewest plants: every delete takes one; a whole list shows all the others there then.
+  let fewest = reading.deaths.length
+  for (const list of lists) {
+    if (list.exact) fewest = Math.max(fewest, list.plants.length + list.epoch)
+    else fewest = Math.max(fewest, (list.endsAt?.indexOf(true) ?? 0) + list.epoch)
+  }
+  const most = reading.deaths.length + heldCount + lists.reduce((sum, list) => sum + list.plants.length, 0)
+  /** The largest number of further plants within which each state is known to fail. */
+  const failed = new Map<string, number>()
+  let tried = 0
+  for (let size = fewest; size <= most; size++) {
+    type Frame = { readonly state: State; readonly key: string; next: number; readonly placed?: Placed }
+    const start: State = { seen: lists.map(() => 0), placed: groups.map(() => 0), held: 0 }
+    const stack: Frame[] = [{ state: start, key: keyOfState(start), next: 0 }]
+    while (stack.length > 0) {
+      const frame = stack.at(-1) as Frame
+      const left = size - (stack.length - 1)
+      if (frame.next === 0) {
+        if (done(frame.state)) return stack.flatMap(({ placed }) => (placed ? [placed] : []))
+        if (++tried > maxStates) return 'too many'
+      }
+      let child: { after: State; placed: Placed } | undefined
+      if (left > 0 && (failed.get(frame.key) ?? -1) < left) {
+        while (!child && frame.next <= groups.length) child = step(frame.state, frame.next++)
+      }
+      if (!child) {
+        failed.set(frame.key, Math.max(failed.get(frame.key) ?? -1, left))
+        stack.pop()
+        continue
+      }
+      stack.push({ state: child.after, key: keyOfState(child.after), next: 0, placed: child.placed })
+    }
+    if (lists.some((list) => list.exact)) break // a whole list fixes how many plants there are
   }
   return 'none'
-}
-
-/** The plants added along the search's steps to `key`, first to last. */
-function path(steps: ReadonlyMap<string, Step>, key: string): Array<{ epoch: number; plant: ListedPlant | undefined }> {
-  const plants: Array<{ epoch: number; plant: ListedPlant | undefined }> = []
-  for (let at = steps.get(key); at?.parent !== undefined; at = steps.get(at.parent)) {
-    plants.push({ epoch: at.epoch, plant: at.plant })
-  }
-  return plants.reverse()
 }
 
 /** Solves the facts: the plants, the first fact no world gives, or (`none`) no world gives the lists. */
