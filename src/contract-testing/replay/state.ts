@@ -1,14 +1,20 @@
 /**
- * The state a real answer implies, put into the mock's store before the
- * same request goes through the core: the inverse of the pact recorder's
- * inferred states. A 204 delete means the plant existed, a 404 that it did
- * not; a 200 create that its id was free, a 409 that it was taken; a list
- * means exactly those plants (or, cut by `limit`, that they come first).
- * Tokens come from the token map (tenant, scopes, expired); a token the map
- * does not name is a tenant of its own, with the scopes its answers show.
+ * The mock's store in the state the real answers imply, before each
+ * request goes through the core. Tokens come from the token map (tenant,
+ * scopes, expired); a token the map does not name is a tenant of its own,
+ * with the scopes its answers show.
  *
- * What the inference had to add or take away of plants no recorded request
- * wrote is the world the recording started from: {@link ReplayState.world}.
+ * A replay walks the recording twice. First for the facts alone (what each
+ * answer says of its tenant's plants): the plants each tenant started with
+ * are then inferred from all of them at once ({@link ReplayState.startingPlants},
+ * `world-inference.ts`). Then the store starts there, the core's own answers
+ * keep it in step, and a tenant whose store the mock took elsewhere (it
+ * departed) is put back to what the real one holds. When no world gives
+ * every answer, the store starts empty and each answer puts it in the state
+ * it implies, the inverse of the pact recorder's inferred states: a 204
+ * delete means the plant existed, a 404 that it did not; a 200 create that
+ * its id was free, a 409 that it was taken; a list means exactly those
+ * plants (or, cut by `limit`, that they come first).
  */
 import { seededPlants } from '../../../fixtures/world.ts'
 import { bearerToken } from '../../core/auth.ts'

@@ -22,8 +22,8 @@
  * showed). Each list sees the plants of that sequence still there, then the
  * recording's own. The search goes through the starting list plant by plant,
  * each step advancing every list that sees that plant; the smallest world
- * that gives every list is answered (breadth first, so deterministic), or
- * the first answer no world can give.
+ * that gives every list is answered (the first found, trying choices in a
+ * fixed order: deterministic), or the first answer no world can give.
  */
 import { codePointLength } from '../../core/inputs.ts'
 import type { Evidence } from '../../core/operations/index.ts'
@@ -67,13 +67,11 @@ export type PlantInference =
   | { readonly ok: true; readonly plants: StoredPlant[] }
   | { readonly ok: false; readonly index: number; readonly reason: string }
 
-/** Partial starting worlds the search may hold for one tenant before it gives up. */
+/** Partial starting worlds the search may try for one tenant before it gives up (and says so). */
 export const maxInferenceStates = 200_000
 
 /** A list as the search reads it. */
 interface ListConstraint {
-  /** Exchange index, for a report. */
-  readonly index: number
   /** How many deletes of starting plants came before it: it sees the starting plants deleted later. */
   readonly epoch: number
   /** Exact: the starting plants it sees, all of them. Cut: the list as shown (starting plants, then created ones). */
@@ -196,7 +194,7 @@ function listConstraint(
         reason: `the list [${describe(listed)}] does not end with the plants the recording created and did not delete since [${describe(created)}]`,
       }
     }
-    return { index, epoch, plants: listed.slice(0, from), exact: true }
+    return { epoch, plants: listed.slice(0, from), exact: true }
   }
   // Cut: the starting plants it sees may end anywhere the rest of it is the first of the recording's own.
   const endsAt = listed.map(
@@ -205,7 +203,7 @@ function listConstraint(
       listed.slice(p).every((plant, at) => sameListed(plant, created[at] as ListedPlant)),
   )
   endsAt.push(true)
-  return { index, epoch, plants: listed, exact: false, endsAt }
+  return { epoch, plants: listed, exact: false, endsAt }
 }
 
 /** A plant of a starting list: `epoch` 0 held throughout, else the epoch its delete ends; its name when a list showed it. */
