@@ -1,13 +1,22 @@
 /**
- * What a recording implies is consistent: for any session (lists, with and
- * without the list's parameters, creates, deletes, 404s and 409s) recorded
- * from a Plant Store, the world `worldFromHar` infers, put in a fresh mock
- * and sent the same requests, gives every recorded answer; and `replay` of
- * the recording finds nothing to disagree with.
+ * What a recording implies is consistent: for any session recorded from a
+ * Plant Store (lists, whole or cut by `limit`, creates, deletes, 404s and
+ * 409s, in any order: writes before any list, ids no list named, creates a
+ * later list shows; four tenants, one of them a token the map does not
+ * name), the world `worldFromHar` infers, put in a fresh mock and sent the
+ * same requests, gives every recorded answer; and `replay` of the recording
+ * finds nothing to disagree with. A recording no world gives is said to be one.
  */
 import fc from 'fast-check'
 import { createCore, createPlantStore, type StoredPlant, type TenantSpec } from 'plant-store-mock'
-import { type Har, type HarEntry, replayHar, type TokenMap, worldFromHar } from 'plant-store-mock/contracts'
+import {
+  type Har,
+  type HarEntry,
+  ReplayInputError,
+  replayHar,
+  type TokenMap,
+  worldFromHar,
+} from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
 import { contractInputs } from '../../src/generated/contract-inputs.ts'
 
@@ -16,7 +25,10 @@ const both = ['plants:read', 'plants:write'] as const
 const tokens: TokenMap = {
   tok_north: { tenant: 'north', scopes: [...both] },
   tok_south: { tenant: 'south', scopes: [...both] },
+  tok_east: { tenant: 'east', scopes: [...both] },
 }
+/** Tenants of the session: those of the token map, and one whose token the map does not name (a tenant learned). */
+const tenantNames = ['north', 'south', 'east', 'west'] as const
 
 /** A request of a session, as a client sends it. */
 interface SessionRequest {
@@ -32,7 +44,8 @@ const listParameters = contractInputs.operations.listPlants.parameters
   .filter((parameter) => parameter.in === 'query')
   .map((parameter) => parameter.name)
 
-const ids = fc.integer({ min: 1, max: 9 })
+// Ids past zero too, where the inference's stand-in ids (-1, -2…) would be.
+const ids = fc.integer({ min: -2, max: 9 })
 // Few names, so that lists hold equal plants and the inference cannot tell them apart by name.
 const fields = fc.record({
   name: fc.constantFrom('Fern', 'Moss', 'Ivy'),
@@ -41,7 +54,7 @@ const fields = fc.record({
 const plantsOf = (tenant: string) =>
   fc.uniqueArray(fc.tuple(ids, fields), { selector: ([id]) => id, maxLength: 6 }).map((pairs) => ({ tenant, pairs }))
 
-const token = fc.constantFrom('tok_north', 'tok_south')
+const token = fc.constantFrom(...tenantNames.map((tenant) => `tok_${tenant}`))
 const request: fc.Arbitrary<SessionRequest> = fc.oneof(
   fc
     .tuple(
@@ -129,22 +142,25 @@ function harOf(
   return { log: { entries } }
 }
 
-/** Each tenant's whole list first, as an app that shows the plants starts. */
-const opening: SessionRequest[] = Object.keys(tokens).map((token) => ({
+/** North's and south's whole lists, as an app that shows the plants starts (the examples below open with them). */
+const opening: SessionRequest[] = ['tok_north', 'tok_south'].map((token) => ({
   method: 'GET',
   path: '/plants',
   query: '',
   token,
 }))
 
+/** Local sweeps: `PROPERTY_RUNS=5000 PROPERTY_SEED=1 npx vitest run --config test/vitest.config.ts <this file>`. */
+const numRuns = Number(process.env.PROPERTY_RUNS ?? 300)
+const seed = process.env.PROPERTY_SEED === undefined ? {} : { seed: Number(process.env.PROPERTY_SEED) }
+
 describe('worldFromHar', () => {
   test('the world a recording implies, replayed through the mock, gives every recorded answer; replay agrees with all of them', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.tuple(plantsOf('north'), plantsOf('south')),
-        fc.array(request, { minLength: 1, maxLength: 14 }),
-        async (tenants, rest) => {
-          const session = [...opening, ...rest]
+        fc.tuple(...tenantNames.map(plantsOf)),
+        fc.array(request, { minLength: 1, maxLength: 20 }),
+        async (tenants, session) => {
           const recorded = await answers(worldOf(tenants), session)
           const har = harOf(session, recorded)
           const world = await worldFromHar(har, { baseUrl, tokens })
@@ -154,7 +170,8 @@ describe('worldFromHar', () => {
         },
       ),
       {
-        numRuns: 300,
+        numRuns,
+        ...seed,
         // Sessions that once broke the inference (a 409 bound a listed plant that a delete then took; a cut list).
         examples: [
           [
@@ -168,8 +185,11 @@ describe('worldFromHar', () => {
                 ],
               },
               { tenant: 'south', pairs: [] },
+              { tenant: 'east', pairs: [] },
+              { tenant: 'west', pairs: [] },
             ],
             [
+              ...opening,
               {
                 method: 'POST' as const,
                 path: '/plants',
@@ -199,8 +219,11 @@ describe('worldFromHar', () => {
                 ],
               },
               { tenant: 'south', pairs: [] },
+              { tenant: 'east', pairs: [] },
+              { tenant: 'west', pairs: [] },
             ],
             [
+              ...opening,
               { method: 'DELETE' as const, path: '/plants/3', query: '', token: 'tok_north' },
               {
                 method: 'POST' as const,
@@ -215,7 +238,7 @@ describe('worldFromHar', () => {
         ],
       },
     )
-  })
+  }, 600_000)
 
   test('a tenant that listed five plants and then deleted id 2 held exactly those five, id 2 among them, in the listed order', async () => {
     const listed = ['Monstera', 'Fern', 'Ivy', 'Moss', 'Aloe'].map((name, index) => ({ id: 10 - index, name }))
@@ -246,6 +269,175 @@ describe('worldFromHar', () => {
       { id: 2, name: 'Ivy' },
       { id: -4, name: 'Moss' },
       { id: -5, name: 'Aloe' },
+    ])
+  })
+})
+
+describe('what a recording leaves open stays open until a later answer settles it', () => {
+  const north = (pairs: Array<[number, string]>) =>
+    worldOf([{ tenant: 'north', pairs: pairs.map(([id, name]) => [id, { name }]) }])
+  const get = (query = ''): SessionRequest => ({ method: 'GET', path: '/plants', query, token: 'tok_north' })
+  const remove = (id: number): SessionRequest => ({
+    method: 'DELETE',
+    path: `/plants/${id}`,
+    query: '',
+    token: 'tok_north',
+  })
+  const create = (id: number, name: string): SessionRequest => ({
+    method: 'POST',
+    path: '/plants',
+    query: '',
+    token: 'tok_north',
+    body: JSON.stringify({ id, name }),
+  })
+  /** The world inferred from the session as the mock holding `world` answers it, once its answers are checked. */
+  async function inferred(world: TenantSpec[], session: SessionRequest[]) {
+    const recorded = await answers(world, session)
+    const har = harOf(session, recorded)
+    const found = await worldFromHar(har, { baseUrl, tokens })
+    expect(await answers(found, session)).toEqual(recorded)
+    expect((await replayHar(har, { baseUrl, tokens })).disagreements).toEqual([])
+    return found.find(({ id }) => id === 'north')?.plants
+  }
+
+  test('a delete before any list is one of the plants a later cut list shows, or one after its cut', async () => {
+    // Deleting 2 left [Fern, Moss, …]: 2 was the first plant, or the second, or past the cut.
+    const session = [remove(2), get('limit=2')]
+    expect(
+      await inferred(
+        north([
+          [1, 'Fern'],
+          [2, 'Fern'],
+          [3, 'Moss'],
+          [4, 'Ivy'],
+        ]),
+        session,
+      ),
+    ).toEqual([
+      { id: 2, name: 'Plant 2' },
+      { id: -2, name: 'Fern' },
+      { id: -3, name: 'Moss' },
+    ])
+    // A whole list later: the tenant held Fern, Moss and Ivy besides 2.
+    expect(
+      await inferred(
+        north([
+          [1, 'Fern'],
+          [2, 'Fern'],
+          [3, 'Moss'],
+          [4, 'Ivy'],
+        ]),
+        [...session, get()],
+      ),
+    ).toEqual([
+      { id: 2, name: 'Plant 2' },
+      { id: -2, name: 'Fern' },
+      { id: -3, name: 'Moss' },
+      { id: -4, name: 'Ivy' },
+    ])
+    // A list before the delete shows where 2 was, by its name.
+    expect(
+      await inferred(
+        north([
+          [1, 'Fern'],
+          [2, 'Moss'],
+          [3, 'Ivy'],
+        ]),
+        [get(), remove(2), get()],
+      ),
+    ).toEqual([
+      { id: -1, name: 'Fern' },
+      { id: 2, name: 'Moss' },
+      { id: -3, name: 'Ivy' },
+    ])
+  })
+
+  test("a create that a later list shows is the recording's own, after every plant the tenant started with", async () => {
+    // The cut list [Fern, Fern] may end in the created Fern: one Fern held from the start is enough.
+    expect(await inferred(north([[1, 'Fern']]), [create(5, 'Fern'), get('limit=2')])).toEqual([
+      { id: -1, name: 'Fern' },
+    ])
+    // A 404 on an id no list showed: the tenant never held it, before or after.
+    expect(await inferred(north([[1, 'Fern']]), [remove(7), create(7, 'Moss'), get()])).toEqual([
+      { id: -1, name: 'Fern' },
+    ])
+  })
+
+  test('a 409 on an id no list named is one of the listed plants; the delete of it shows which', async () => {
+    const world = north([
+      [1, 'Fern'],
+      [2, 'Moss'],
+      [3, 'Fern'],
+    ])
+    expect(await inferred(world, [get(), create(3, 'Ivy')])).toEqual([
+      { id: 3, name: 'Fern' },
+      { id: -2, name: 'Moss' },
+      { id: -3, name: 'Fern' },
+    ])
+    expect(await inferred(world, [get(), create(3, 'Ivy'), remove(3), get()])).toEqual([
+      { id: -1, name: 'Fern' },
+      { id: -2, name: 'Moss' },
+      { id: 3, name: 'Fern' },
+    ])
+  })
+})
+
+test('forty plants that look alike, twenty of them deleted between two lists, give one world, not a search that gives up', async () => {
+  const pairs = Array.from({ length: 40 }, (_, at): [number, { name: string }] => [at + 1, { name: 'Fern' }])
+  const get: SessionRequest = { method: 'GET', path: '/plants', query: '', token: 'tok_north' }
+  const session: SessionRequest[] = [
+    get,
+    ...pairs
+      .filter(([id]) => id % 2 === 0)
+      .map(([id]): SessionRequest => ({ method: 'DELETE', path: `/plants/${id}`, query: '', token: 'tok_north' })),
+    get,
+  ]
+  const recorded = await answers(worldOf([{ tenant: 'north', pairs }]), session)
+  const world = await worldFromHar(harOf(session, recorded), { baseUrl, tokens })
+  expect(await answers(world, session)).toEqual(recorded)
+  const plants = (world.find(({ id }) => id === 'north')?.plants ?? []) as StoredPlant[]
+  expect(plants).toHaveLength(40)
+  expect(plants.filter(({ id }) => id > 0).map(({ id }) => id)).toEqual(
+    pairs.flatMap(([id]) => (id % 2 === 0 ? [id] : [])),
+  )
+})
+
+describe('a recording no world gives is said to be one, naming the first answer no world gives', () => {
+  const error = (status: number) => JSON.stringify({ error: status, message: 'No plant with id 2 exists.' })
+  const session: SessionRequest[] = [
+    { method: 'DELETE', path: '/plants/2', query: '', token: 'tok_north' },
+    { method: 'DELETE', path: '/plants/2', query: '', token: 'tok_north' },
+  ]
+  const lists: SessionRequest[] = [
+    { method: 'GET', path: '/plants', query: '', token: 'tok_north' },
+    { method: 'GET', path: '/plants', query: 'limit=1', token: 'tok_north' },
+  ]
+
+  test.each([
+    {
+      what: 'a 204 delete of an id a 404 showed absent, nothing created between',
+      har: harOf(session, [
+        { status: 404, body: error(404) },
+        { status: 204, body: null },
+      ]),
+      message:
+        'no world gives every recorded answer: tenant north, entry 1 (DELETE /plants/2 answered 204): plant 2 exists here, but entry 0 showed it absent or deleted it, and no recorded create made it since.',
+    },
+    {
+      what: 'a whole list, then a cut one of a plant it did not show, nothing written between',
+      har: harOf(lists, [
+        { status: 200, body: JSON.stringify([{ name: 'Fern' }]) },
+        { status: 200, body: JSON.stringify([{ name: 'Moss' }]) },
+      ]),
+      message:
+        'no world gives every recorded answer: tenant north, entry 1 (GET /plants?limit=1 answered 200): no starting plants that give the answers before this list give it too (its plants, in its order).',
+    },
+  ])('$what', async ({ har, message }) => {
+    await expect(worldFromHar(har, { baseUrl, tokens })).rejects.toThrow(new ReplayInputError(message))
+    // The replay reports it where it happens, as the real service departing.
+    const report = await replayHar(har, { baseUrl, tokens })
+    expect(report.disagreements).toEqual([
+      expect.objectContaining({ index: 1, side: 'real', differences: [message.slice(0, -1)] }),
     ])
   })
 })

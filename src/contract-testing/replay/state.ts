@@ -1,20 +1,25 @@
 /**
- * The state a real answer implies, put into the mock's store before the
- * same request goes through the core: the inverse of the pact recorder's
- * inferred states. A 204 delete means the plant existed, a 404 that it did
- * not; a 200 create that its id was free, a 409 that it was taken; a list
- * means exactly those plants (or, cut by `limit`, that they come first).
- * Tokens come from the token map (tenant, scopes, expired); a token the map
- * does not name is a tenant of its own, with the scopes its answers show.
+ * The mock's store in the state the real answers imply, before each
+ * request goes through the core. Tokens come from the token map (tenant,
+ * scopes, expired); a token the map does not name is a tenant of its own,
+ * with the scopes its answers show.
  *
- * What the inference had to add or take away of plants no recorded request
- * wrote is the world the recording started from: {@link ReplayState.world}.
+ * A replay walks the recording twice. First for the facts alone (what each
+ * answer says of its tenant's plants): the plants each tenant started with
+ * are then inferred from all of them at once ({@link ReplayState.startingPlants},
+ * `world-inference.ts`). Then the store starts there, the core's own answers
+ * keep it in step, and a tenant whose store the mock took elsewhere (it
+ * departed) is put back to what the real one holds. When no world gives
+ * every answer, the store starts empty and each answer puts it in the state
+ * it implies, the inverse of the pact recorder's inferred states: a 204
+ * delete means the plant existed, a 404 that it did not; a 200 create that
+ * its id was free, a 409 that it was taken; a list means exactly those
+ * plants (or, cut by `limit`, that they come first).
  */
 import { seededPlants } from '../../../fixtures/world.ts'
 import { bearerToken } from '../../core/auth.ts'
 import type { OperationId } from '../../core/core.ts'
 import { PlantStoreError } from '../../core/errors.ts'
-import { codePointLength } from '../../core/inputs.ts'
 import {
   type CoreOperationId,
   type Evidence,
@@ -32,7 +37,8 @@ import {
 import { PlantStore } from '../../core/store.ts'
 import { lazy, z } from '../../core/zod.ts'
 import { contract } from '../../generated/contract.ts'
-import type { ReplayExchange } from './exchange.ts'
+import { type ReplayExchange, shownPath } from './exchange.ts'
+import { inferPlants, keyOf, listedPlant, type PlantFact, sameListed } from './world-inference.ts'
 
 /** What the token map says of one token: its tenant, its scopes, and whether it has expired. */
 export interface TokenGrant {
@@ -158,19 +164,6 @@ export function jsonOf(text: string | undefined): unknown {
   }
 }
 
-/** A listed plant as a stored one needs it (`null` tag: none); `undefined` when it is not a valid plant. */
-function listedPlant(value: unknown): Omit<StoredPlant, 'id'> | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const { name, tag } = value as { name?: unknown; tag?: unknown }
-  const length = typeof name === 'string' ? codePointLength(name) : 0
-  if (typeof name !== 'string' || length < contract.name.minLength || length > contract.name.maxLength) return undefined
-  if (tag === undefined || tag === null) return { name }
-  return typeof tag === 'string' && codePointLength(tag) <= contract.tag.maxLength ? { name, tag } : undefined
-}
-
-const sameListed = (a: Omit<StoredPlant, 'id'>, b: Omit<StoredPlant, 'id'>) => a.name === b.name && a.tag === b.tag
-const keyOf = ({ name, tag }: Omit<StoredPlant, 'id'>) => `${name}\u0000${tag ?? '\u0000'}`
-
 /**
  * The mock's store, kept in the state each real answer implies, and the
  * world the recording started from.
@@ -190,14 +183,37 @@ export class ReplayState {
   #nextId = -1
   /** The exchanges read so far that said something of a tenant's plants. */
   #step = 0
+  /** What each exchange's answer said of its tenant's plants, by tenant, when the world is wanted. */
+  readonly #facts: Map<string, Array<PlantFact & { readonly what: string }>> | undefined
+  /**
+   * The plants each tenant started with, when an inference over the whole
+   * recording found them: the store starts there and the core's own answers
+   * keep it in step, so no answer needs to put it in a state.
+   */
+  readonly #start: ReadonlyMap<string, StoredPlant[]> | undefined
+  /** With `#start`: each tenant's plants as the real one holds them now (what its recorded writes did). */
+  readonly #truth: Map<string, StoredPlant[]>
+  /** With `#start`: tenants whose store the mock's own answers took away from the real one's. */
+  readonly #dirty = new Set<string>()
 
-  private constructor(store: PlantStore) {
+  private constructor(store: PlantStore, keepFacts: boolean, start: ReadonlyMap<string, StoredPlant[]> | undefined) {
     this.store = store
+    this.#facts = keepFacts ? new Map() : undefined
+    this.#start = start
+    this.#truth = new Map([...(start ?? [])].map(([tenant, plants]) => [tenant, [...plants]]))
   }
 
-  /** A state with the token map's tenants and tokens, and no plants yet. */
-  static async create(tokens: TokenMap = {}): Promise<ReplayState> {
-    const state = new ReplayState(new PlantStore({ generatePlants: seededPlants, world: [] }))
+  /**
+   * A state with the token map's tenants and tokens, and no plants yet;
+   * `keepFacts`: it only keeps what each answer says of the plants, for
+   * {@link ReplayState.startingPlants} (its store stays empty); `start`: the plants each tenant
+   * started with, as that inference found them (the store starts there).
+   */
+  static async create(
+    tokens: TokenMap = {},
+    { keepFacts = false, start }: { keepFacts?: boolean; start?: ReadonlyMap<string, StoredPlant[]> | undefined } = {},
+  ): Promise<ReplayState> {
+    const state = new ReplayState(new PlantStore({ generatePlants: seededPlants, world: [] }), keepFacts, start)
     for (const [token, grant] of Object.entries(tokens)) {
       state.#tokens.set(token, {
         tenant: grant.tenant,
@@ -207,7 +223,7 @@ export class ReplayState {
       })
       state.#model(grant.tenant).users.push(state.#user(grant.tenant, token))
     }
-    for (const model of state.#tenants.values()) await state.store.addTenant(state.#spec(model))
+    for (const model of state.#tenants.values()) await state.#addTenant(model)
     return state
   }
 
@@ -231,14 +247,37 @@ export class ReplayState {
   async before(exchange: ReplayExchange, operation: OperationId | undefined): Promise<string[]> {
     if (!operation) return []
     const known = await this.#learnToken(exchange, operation)
-    if (!known || known.expired) return []
+    if (!known) return []
     const { status } = exchange.answer
-    const scopes = contract.operations[operation].scopes as readonly Scope[]
-    if (status === 401 || status === 403 || !scopes.every((scope) => known.scopes.has(scope))) return []
+    if (status === 401 || status === 403) return []
     const tenant = known.tenant
+    // What the real service did to the tenant, whatever the token map says of the token.
+    const evidences = evidenceOf(exchange, operation)
+    if (this.#facts) {
+      // A walk for the facts alone: the store is left as it is.
+      if (evidences.length === 0) return []
+      const facts = this.#facts.get(tenant) ?? []
+      this.#facts.set(tenant, facts)
+      facts.push({
+        index: exchange.index,
+        evidences,
+        what: `${exchange.method} ${shownPath(exchange)} answered ${status}`,
+      })
+      return []
+    }
+    if (this.#start) {
+      // The store started where the whole recording says: it holds what the real tenant held before this
+      // exchange (put back there after the mock departed), and only a quota is left to learn.
+      await this.#settle(tenant)
+      for (const evidence of evidences) {
+        if (evidence.kind === 'room' || evidence.kind === 'full') await this.#room(tenant, evidence.kind === 'room')
+      }
+      return []
+    }
+    const scopes = contract.operations[operation].scopes as readonly Scope[]
+    if (known.expired || !scopes.every((scope) => known.scopes.has(scope))) return []
     this.#step++
     const contradictions: string[] = []
-    const evidences = evidenceOf(exchange, operation)
     for (const evidence of evidences) {
       switch (evidence.kind) {
         case 'exists': {
@@ -286,9 +325,13 @@ export class ReplayState {
     if (!operation) return
     const known = this.caller(exchange).known
     const model = known && this.#tenants.get(known.tenant)
-    if (!model) return
+    if (!model || this.#facts) return
     for (const evidence of evidenceOf(exchange, operation)) {
       if (evidence.kind !== 'wrote') continue
+      if (this.#start) {
+        this.#wrote(model.id, evidence.id, evidence.plant)
+        continue
+      }
       model.written.add(evidence.id)
       if (evidence.plant && !model.initial.has(evidence.id)) model.created.add(evidence.id)
       else if (!evidence.plant) model.created.delete(evidence.id)
@@ -297,20 +340,70 @@ export class ReplayState {
   }
 
   /**
-   * The world the recording started from: every tenant of the token map and
-   * each token the answers showed valid, with the plants the recorded answers
-   * imply they held before the first exchange, each under the real id an
-   * answer showed of it (else its stand-in id).
+   * The plants each tenant held before the first exchange, from every answer
+   * the recording holds at once (`inferPlants`, `world-inference.ts`), for a
+   * state made with `keepFacts`; or the first answer no world gives (the
+   * recording contradicts itself: the service departs from the contract, or
+   * something outside the recording changed the plants), and why.
+   */
+  startingPlants():
+    | { readonly ok: true; readonly plants: ReadonlyMap<string, StoredPlant[]> }
+    | { readonly ok: false; readonly tenant: string; readonly index: number; readonly message: string } {
+    const plants = new Map<string, StoredPlant[]>()
+    for (const model of this.#tenants.values()) {
+      const facts = this.#facts?.get(model.id) ?? []
+      const inferred = inferPlants(facts)
+      if (!inferred.ok) {
+        const what = facts.find(({ index }) => index === inferred.index)?.what
+        const message = `no world gives every recorded answer: tenant ${model.id}, entry ${inferred.index}${what ? ` (${what})` : ''}: ${inferred.reason}`
+        return { ok: false, tenant: model.id, index: inferred.index, message }
+      }
+      plants.set(model.id, inferred.plants)
+    }
+    return { ok: true, plants }
+  }
+
+  /**
+   * The world the recording started from, for a state made with `start`:
+   * every tenant of the token map and each token the answers showed valid,
+   * with the plants it started with and the quota a 507 showed.
    */
   world(): TenantSpec[] {
-    return [...this.#tenants.values()].map((model) => {
-      const realOf = new Map([...model.bound].map(([real, standIn]) => [standIn, real]))
-      const plants = [...model.initial.values()].map((plant) => {
-        const real = realOf.get(plant.id)
-        return real === undefined ? plant : { ...plant, id: real }
-      })
-      return { ...this.#spec(model), plants }
-    })
+    return [...this.#tenants.values()].map((model) => ({
+      ...this.#spec(model),
+      plants: this.#start?.get(model.id) ?? [],
+    }))
+  }
+
+  /**
+   * The real tenant's plants after a write the recording shows; a mock that
+   * did otherwise (it departed) gets its store put back before the next
+   * exchange of the tenant.
+   */
+  #wrote(tenant: string, id: number, plant: StoredPlant | undefined): void {
+    const truth = this.#truth.get(tenant) ?? []
+    this.#truth.set(tenant, truth)
+    const at = truth.findIndex((held) => held.id === id)
+    if (at !== -1) truth.splice(at, 1)
+    if (plant) truth.push(plant)
+    const held = this.store.getPlant(tenant, id)
+    const same = held && plant ? held.name === plant.name && held.tag === plant.tag : held === plant
+    if (!same) this.#dirty.add(tenant)
+  }
+
+  /** Puts the tenant's store back to what the real tenant holds, when the mock departed since. */
+  async #settle(tenant: string): Promise<void> {
+    const truth = this.#truth.get(tenant) ?? []
+    if (!this.#dirty.has(tenant) && this.store.countPlants(tenant) === truth.length) return
+    this.#dirty.delete(tenant)
+    await this.#putPlants(tenant, [...truth])
+  }
+
+  /** Adds the tenant to the store, with the plants it started with when they are known. */
+  async #addTenant(model: TenantModel): Promise<void> {
+    await this.store.addTenant(this.#spec(model))
+    const plants = this.#start?.get(model.id)
+    if (plants && plants.length > 0) await this.#putPlants(model.id, plants)
   }
 
   /** The token of the exchange as known, learning one the map does not name from its answer. */
@@ -331,7 +424,7 @@ export class ReplayState {
       this.#tokens.set(token, known)
       const model = this.#model(tenant)
       model.users.push(this.#user(tenant, token))
-      await this.store.addTenant(this.#spec(model))
+      await this.#addTenant(model)
       return known
     }
     const changed =
