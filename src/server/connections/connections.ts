@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 import { clientOf } from '../../core/client-address.ts'
 import { errorResponse } from '../../core/errors.ts'
 import type { HeldRequests } from '../../core/held-requests.ts'
-import { gatherBody, sendCoreResponse } from '../express/adapter.ts'
+import { gatherBody, sendCoreResponse, tarpitting } from '../express/adapter.ts'
 
 // Through getBuiltinModule, not an `import`: the ESM face of node:fs reads every export, which loads fs/promises,
 // readline and more at start.
@@ -392,13 +392,16 @@ export class Connections {
    * request: a sweep notes when it first sees a connection idle after a
    * request, a later one closes it once that is `keepAliveTimeoutMs` ago.
    * A connection that never made a request is left to Node's timeouts, as
-   * Node's keep-alive timer leaves it.
+   * Node's keep-alive timer leaves it; so is one kept unread after a body in
+   * too many pieces, whose own longer timeout replaced Node's keep-alive
+   * timer (closed sooner, its client would only open another sooner).
    */
   #sweepIdle(): void {
     if (this.#keepAliveMs <= 0) return
     const now = performance.now()
     for (const [socket, connection] of this.#open) {
-      if (connection.served === 0 || !isIdle(connection)) {
+      // A connection kept unread after a body in too many pieces closes after its own silence (see tarpitting).
+      if (connection.served === 0 || !isIdle(connection) || tarpitting(socket)) {
         connection.idleSince = -1
       } else if (connection.idleSince < 0 || connection.idleServed !== connection.served) {
         connection.idleSince = now

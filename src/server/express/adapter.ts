@@ -189,6 +189,19 @@ const tarpitted = new WeakSet<IncomingMessage>()
 /** How long a connection refused for a body in too many pieces is kept (the request timeout). */
 const tarpitMs = 30_000
 
+/** Connections kept, unread, after a body in too many pieces: their own timeout closes them, not the keep-alive. */
+const tarpits = new WeakSet<Socket>()
+
+/**
+ * Whether a connection is kept, unread, until it has been silent
+ * {@link tarpitMs} (a body in too many pieces, see {@link stopReading}):
+ * the connection gate's keep-alive leaves it to that timeout, since
+ * closing it sooner only makes its client open another sooner.
+ */
+export function tarpitting(socket: Socket): boolean {
+  return tarpits.has(socket)
+}
+
 /** What {@link collect} rejects with for a body in too many pieces. */
 const tooManyPieces = Symbol('too many pieces')
 
@@ -284,7 +297,10 @@ export function sendCoreResponse(
   for (const name in headers) lines.push(name, headers[name] as string)
   if (refused.has(req)) lines.push('connection', 'close')
   // After Node's own listener, which gives a kept-alive connection 6 s.
-  else if (tarpitted.has(req)) res.once('finish', () => req.socket.setTimeout(tarpitMs))
+  else if (tarpitted.has(req)) {
+    tarpits.add(req.socket)
+    res.once('finish', () => req.socket.setTimeout(tarpitMs))
+  }
   let length = 0
   if (response.chunks) {
     // Bytes the core keeps (a long list): written as they are, never encoded (nor decoded) anew.
