@@ -12,7 +12,9 @@
  * The bin must be unminified for the profile to name our modules:
  * `PROFILE_BUILD=1 npx rolldown -c rolldown.sandbox.config.ts` writes it to
  * `dist/sandbox-profile/`. Then:
- * `node bench/profile-layers.ts [--bin dist/sandbox-profile/cli.js] [--connections 50] [--seconds 6] [--keep <dir>]`.
+ * `node bench/profile-layers.ts [--bin dist/sandbox-profile/cli.js] [--connections 50] [--seconds 6] [--top 40]`
+ * (`--top N` also lists the N functions with the most self time; `--writes` profiles POST+DELETE pairs,
+ * `bench/write-pairs.lua`, instead of the list).
  * Several `--bin`s are profiled one after another, alternated over
  * `--rounds` (default 1), for before and after in one run.
  */
@@ -80,10 +82,14 @@ function moduleOf({ url, lineNumber }: CallFrame): string {
 }
 
 /** µs of self time per request, by layer, and the busy total. */
-function byLayer(profile: Profile, requests: number): { layers: Map<string, number>; busy: number } {
+function byLayer(
+  profile: Profile,
+  requests: number,
+): { layers: Map<string, number>; functions: Map<string, number>; busy: number } {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
   const interval = (profile.endTime - profile.startTime) / profile.samples.length
   const totals = new Map<string, number>(layers.map(([name]) => [name, 0]))
+  const functions = new Map<string, number>()
   let busy = 0
   for (const sample of profile.samples) {
     const frame = nodes.get(sample)?.callFrame
@@ -92,13 +98,15 @@ function byLayer(profile: Profile, requests: number): { layers: Map<string, numb
     const [name] = layers.find(([, test]) => test(module, frame.functionName)) ?? ['other']
     const us = interval / requests
     totals.set(name, (totals.get(name) ?? 0) + us)
+    const fn = `${frame.functionName || '(anonymous)'} ${module.replace(/^.*?((?:src|node_modules)\/)/, '$1')}`
+    functions.set(fn, (functions.get(fn) ?? 0) + us)
     busy += us
   }
-  return { layers: totals, busy }
+  return { layers: totals, functions, busy }
 }
 
 /** Runs wrk against a bin with the profiler on; answers the profile and the requests made. */
-async function profileBin(bin: string, connections: number, seconds: number, dir: string) {
+async function profileBin(bin: string, connections: number, seconds: number, dir: string, writes: boolean) {
   const out = mkdtempSync(join(dir, 'run-'))
   const ready = join(out, 'ready.json')
   const log = openSync(join(out, 'requests.log'), 'w')
@@ -116,13 +124,19 @@ async function profileBin(bin: string, connections: number, seconds: number, dir
     { stdio: ['ignore', log, 'inherit'] },
   )
   const { port } = await readyFile(ready, proc)
-  const url = `http://127.0.0.1:${port}/plants?limit=10`
+  const url = writes ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/plants?limit=10`
+  let nextId = 1_000_000
+  const load = () => {
+    // Each run's plants get ids of their own (write-pairs.lua counts up from its first).
+    nextId += 10_000_000
+    return writes
+      ? ['-s', pairsScript, url, '--', String(nextId), 'psm_acme_write']
+      : ['-H', 'authorization: Bearer psm_acme_read', url]
+  }
   const run = (s: number) =>
     new Promise<string>((resolve, reject) =>
-      execFile(
-        wrkBin,
-        ['-t1', `-c${connections}`, `-d${s}s`, '-H', 'authorization: Bearer psm_acme_read', url],
-        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      execFile(wrkBin, ['-t1', `-c${connections}`, `-d${s}s`, ...load()], (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
       ),
     )
   await run(1) // warm-up (JIT), profiled too: its requests are counted below
@@ -138,12 +152,17 @@ async function profileBin(bin: string, connections: number, seconds: number, dir
   return { profile: JSON.parse(readFileSync(join(out, file), 'utf8')) as Profile, requests, rate }
 }
 
+const pairsScript = new URL('./write-pairs.lua', import.meta.url).pathname
 const { values } = parseArgs({
   options: {
     bin: { type: 'string', multiple: true, default: ['dist/sandbox-profile/cli.js'] },
     connections: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '6' },
     rounds: { type: 'string', default: '1' },
+    /** Also print the N functions with the most self time, per bin (of its last round). */
+    top: { type: 'string', default: '0' },
+    /** POST then DELETE of a plant, pipelined (bench/write-pairs.lua), instead of the list. */
+    writes: { type: 'boolean', default: false },
   },
 })
 requireTools('bench/profile-layers.ts', ['wrk'])
@@ -152,7 +171,13 @@ try {
   const results = new Map<string, Array<ReturnType<typeof byLayer> & { rate: number }>>()
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const bin of round % 2 ? [...values.bin].reverse() : values.bin) {
-      const { profile, requests, rate } = await profileBin(bin, Number(values.connections), Number(values.seconds), dir)
+      const { profile, requests, rate } = await profileBin(
+        bin,
+        Number(values.connections),
+        Number(values.seconds),
+        dir,
+        values.writes,
+      )
       // The warm-up second is in the profile too: its requests are estimated at the measured rate.
       const counted = requests + rate
       results.set(bin, [...(results.get(bin) ?? []), { ...byLayer(profile, counted), rate }])
@@ -160,7 +185,7 @@ try {
   }
   const mid = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN
   console.log(
-    `GET /plants?limit=10, ${values.connections} connections, ${values.seconds} s, CPU profile at 100 µs: self time per request by layer (medians of ${values.rounds})`,
+    `${values.writes ? 'POST+DELETE pairs' : 'GET /plants?limit=10'}, ${values.connections} connections, ${values.seconds} s, CPU profile at 100 µs: self time per request by layer (medians of ${values.rounds})`,
   )
   console.log(`${'layer'.padEnd(40)}${values.bin.map((bin) => bin.padStart(34)).join('')}`)
   for (const [name] of layers) {
@@ -180,6 +205,15 @@ try {
     `${mid((results.get(bin) ?? []).map((run) => run.rate)).toFixed(0)} req/s`.padStart(34),
   )
   console.log(`${'rate under the profiler'.padEnd(40)}${rates.join('')}`)
+  for (const bin of values.top === '0' ? [] : values.bin) {
+    const last = results.get(bin)?.at(-1)
+    if (!last) continue
+    console.log(`\n${bin}: the ${values.top} functions with the most self time (last round)`)
+    const sorted = [...last.functions].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))
+    for (const [fn, us] of sorted) {
+      console.log(`${us.toFixed(2).padStart(8)} µs ${((100 * us) / last.busy).toFixed(1).padStart(5)} %  ${fn}`)
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

@@ -28,7 +28,8 @@
  * in every part, for before/after in one run. It must sit inside a checkout
  * of this package (the bin reads `plant-store-mock/package.json`): e.g. copy
  * `dist/sandbox` to `dist/sandbox-main` after `npm run build:sandbox` on main.
- * Run with `npm run bench` (all, about 3 minutes) or `node bench/server.ts --quick`;
+ * Run with `npm run bench` (all, about 3 minutes) or `node bench/server.ts --quick`
+ * (`--rounds N` takes N alternated rounds a case instead of 3);
  * `--startup-only` runs only part 3 (no wrk needed). It ends with issue 41's
  * table: each of its figures beside its goal, or why it was not measured.
  * Prism and WireMock are no dependencies of the project: e.g.
@@ -59,6 +60,9 @@ const plants = 20
 const quick = process.argv.includes('--quick')
 /** Only the start-up figures (no wrk rounds): to iterate on the bin's start. */
 const startupOnly = process.argv.includes('--startup-only')
+/** `--rounds N`: N alternated rounds a case instead of 3 (1 with `--quick`), for a steadier median on a busy machine. */
+const roundsAt = process.argv.indexOf('--rounds')
+const roundsFlag = roundsAt === -1 ? undefined : Math.max(1, Number(process.argv[roundsAt + 1]) || 1)
 const self = new URL(import.meta.url).pathname
 const pairsScript = new URL('./write-pairs.lua', import.meta.url).pathname
 // What `npx plant-store-mock` runs: the bundle `npm run build:sandbox` writes (npm run bench builds it first).
@@ -272,7 +276,7 @@ async function compare(workload: Workload, kinds: Kind[], dir: string): Promise<
     if (started) servers.set(kind, started)
   }
   try {
-    const rounds = quick ? 1 : 3
+    const rounds = roundsFlag ?? (quick ? 1 : 3)
     const seconds = quick ? 2 : 3
     // Warm-up (JIT); Prism's and a JVM's take longer (a first answer may take over a second: not counted).
     for (const [kind, started] of servers) {

@@ -306,9 +306,8 @@ export function parseParameters<Id extends InputOperationId>(
     values[parameter.name] = raw == null ? absent(parameter, template) : parse(raw)
   }
   if (queryChecks.length > 0) {
-    const search = request.query === '' ? undefined : new URLSearchParams(request.query)
     for (const [parameter, parse] of queryChecks) {
-      const given = search?.getAll(parameter.name) ?? []
+      const given = request.query === '' ? [] : queryValues(request.query, parameter.name)
       if (given.length > 1) {
         throw invalid(`${parameter.name} must be given at most once.`, { field: parameter.name, rule: 'once' })
       }
@@ -319,12 +318,86 @@ export function parseParameters<Id extends InputOperationId>(
   return { query, path, header } as Omit<Inputs<Id>, 'body'>
 }
 
+/**
+ * Every value of `name` in a query string, as `URLSearchParams.getAll`
+ * answers. The usual query (`limit=10`: no percent escape, no `+`, no
+ * leading `?`) is scanned in place, which gives the same values without
+ * building a `URLSearchParams` per request (issue 41); any other goes to
+ * `URLSearchParams` itself.
+ */
+function queryValues(query: string, name: string): string[] {
+  if (query.charCodeAt(0) === 63 || query.includes('%') || query.includes('+')) {
+    return new URLSearchParams(query).getAll(name)
+  }
+  const values: string[] = []
+  let start = 0
+  while (start < query.length) {
+    let end = query.indexOf('&', start)
+    if (end === -1) end = query.length
+    // `name=value`, or `name` alone (an empty value); empty pairs (`a&&b`) are no parameter.
+    const after = start + name.length
+    if (after <= end && query.startsWith(name, start) && (after === end || query.charCodeAt(after) === 61)) {
+      values.push(after === end ? '' : query.slice(after + 1, end))
+    }
+    start = end + 1
+  }
+  return values
+}
+
 /** An absent parameter: `undefined`, or its 400 when it is required. */
 function absent(parameter: ParameterSpec, path: string): undefined {
   if (parameter.required) {
     throw invalid(`${subjectOf(parameter, path)} is required.`, { field: parameter.name, rule: 'required' })
   }
   return undefined
+}
+
+/** Per body schema, {@link bodyAcceptedAsIs}'s check, built on first use. */
+const bodyChecks = new Map<string, (known: Readonly<Record<string, unknown>>) => boolean>()
+
+function acceptedAsIs(name: string, schema: ObjectSchema): (known: Readonly<Record<string, unknown>>) => boolean {
+  let check = bodyChecks.get(name)
+  if (check === undefined) {
+    check = bodyAcceptedAsIs(schema)
+    bodyChecks.set(name, check)
+  }
+  return check
+}
+
+/**
+ * A body's known fields that {@link bodySchema}'s zod schema takes as they
+ * are: each given field of its schema's type and a value it takes (the same
+ * checks zod's refinements make: {@link integerAccepted},
+ * {@link stringAccepted}), as many of them as `minProperties` and
+ * `maxProperties` say. `true` only when zod would answer the same fields
+ * unchanged; `false` for anything else (zod then says what is wrong). The
+ * usual write skips zod's generic walk (issue 41); a type this does not
+ * know always goes to zod.
+ */
+function bodyAcceptedAsIs(schema: ObjectSchema): (known: Readonly<Record<string, unknown>>) => boolean {
+  const checks = Object.entries(schema.properties).map(([field, property]): [string, (value: unknown) => boolean] => {
+    if (property.type === 'integer') {
+      const accepted = integerAccepted(property)
+      return [field, (value) => typeof value === 'number' && accepted(value)]
+    }
+    if (property.type === 'string') {
+      const accepted = stringAccepted(property)
+      return [field, (value) => typeof value === 'string' && accepted(value)]
+    }
+    return [field, () => false]
+  })
+  const least = schema.minProperties ?? 0
+  const most = schema.maxProperties ?? Number.POSITIVE_INFINITY
+  return (known) => {
+    let count = 0
+    for (const [field, accepted] of checks) {
+      const value = known[field]
+      if (value === undefined) continue
+      if (!accepted(value)) return false
+      count++
+    }
+    return count >= least && count <= most
+  }
 }
 
 /** The zod schema of each body schema, built on first use. */
@@ -359,6 +432,12 @@ export function parseBody<Id extends InputOperationId>(operation: Id, body: Uint
     const given = value[field]
     if (given === undefined || (given === null && property.nullable && !schema.required.includes(field))) continue
     known[field] = given
+  }
+  // The usual body, every field a value its schema takes, is what zod would answer (the same fields in the same
+  // order: `known` is built in the schema's order); zod runs for any other, for its message and rule.
+  if (acceptedAsIs(name, schema)(known)) {
+    for (const field in known) if (Object.is(known[field], -0)) known[field] = 0
+    return known as unknown as Inputs<Id>['body']
   }
   let zodSchema = bodySchemas.get(name)
   if (zodSchema === undefined) {

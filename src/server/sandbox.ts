@@ -20,9 +20,9 @@ import { defaultTenantIdleMs } from './admin/tenant-lifecycle.ts'
 import { type ClientAddress, clientAddress } from './connections/client-address.ts'
 import { UnsentBytes } from './connections/unsent-bytes.ts'
 import { createInspector, type Inspector } from './events/inspector.ts'
-import { RequestLog } from './events/request-log.ts'
+import { type LoggedRequest, RequestLog } from './events/request-log.ts'
 import type { Webhook } from './events/webhook.ts'
-import { sendCoreResponse, toListener } from './express/adapter.ts'
+import { sendCoreResponse, type Transport, toListener } from './express/adapter.ts'
 import { type DelayRange, withSimulation } from './simulation/simulation.ts'
 
 export interface PlantStoreRouterOptions extends CreatePlantStoreOptions {
@@ -372,6 +372,29 @@ function builtOnFirstRequest(build: () => Promise<PlantStoreHandler>, eventLog: 
 }
 
 /**
+ * The fast path's {@link Transport} of a logged request: its id, echoed in
+ * `X-Request-Id` with CORS's fixed headers, and its line noted once the
+ * answer is written. One object a request, no closure.
+ */
+class LoggedAnswer implements Transport {
+  readonly id: string
+  readonly headers: readonly string[]
+  readonly #log: RequestLog
+  readonly #logged: LoggedRequest
+
+  constructor(log: RequestLog, logged: LoggedRequest, cors: readonly string[]) {
+    this.id = logged.id
+    this.headers = cors.length === 0 ? ['x-request-id', logged.id] : ['x-request-id', logged.id, ...cors]
+    this.#log = log
+    this.#logged = logged
+  }
+
+  written(status: number): void {
+    this.#log.end(this.#logged, status)
+  }
+}
+
+/**
  * The standalone sandbox as a Node request listener: the API's own paths
  * go straight to the API chain the router uses (same request log, CORS,
  * journal and answers) without Express's router stack, each answer written
@@ -406,14 +429,9 @@ export function sandboxListener(
         answer(req, res, { headers: fixedCors })
         return
       }
-      const logged = log.begin(req)
       // For the error handler: where to log a failure's detail.
       ;(req as { log?: Logger }).log = logger
-      answer(req, res, {
-        id: logged.id,
-        headers: ['x-request-id', logged.id, ...fixedCors],
-        written: (status) => log.end(logged, status),
-      })
+      answer(req, res, new LoggedAnswer(log, log.begin(req), fixedCors))
     } else if (app) {
       app(req, res)
     } else {

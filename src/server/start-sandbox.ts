@@ -151,6 +151,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     // A replica sees one address, its proxy's: the proxy bounds each client there.
     clientShare: replica ? 1 : (options.clientShare ?? defaultClientShare),
     bodyTimeoutMs: options.bodyTimeoutMs,
+    keepAliveTimeoutMs: serverTimeouts.keepAliveTimeout,
   })
   const listener = sandboxListener(parts, options, loadApp)
   const { server, url } = await listen(connections.gate(listener), {
@@ -163,7 +164,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   connections.watch(server)
   server.headersTimeout = serverTimeouts.headersTimeout
   server.requestTimeout = serverTimeouts.requestTimeout
-  server.keepAliveTimeout = serverTimeouts.keepAliveTimeout
+  // The gate times the keep-alive (one sweep, not two socket timers per request): Node's own timer is off.
+  server.keepAliveTimeout = 0
   server.maxRequestsPerSocket = maxRequestsPerSocket
   server.setTimeout(serverTimeouts.socketTimeout)
   server.maxConnections = maxConnections

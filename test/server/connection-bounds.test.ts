@@ -173,6 +173,28 @@ describe('a kept-alive connection', () => {
     expect(first.headers.get('keep-alive')).toBe('timeout=5, max=1000')
   })
 
+  test('is closed once idle past its keep-alive time after an answer, a busy one is not', async () => {
+    const endedBefore = sandbox.connections().keepAliveEnded
+    const idle = open()
+    const busy = open()
+    const ask = 'GET /__sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+    idle.socket.write(ask)
+    await until(() => idle.text().includes('HTTP/1.1 200 OK'), 'the answer')
+    // The other keeps asking, an answer at a time, until the idle one is closed (the gate's sweep times both).
+    let asked = 0
+    while (!idle.socket.closed && asked < 100) {
+      const answered = (busy.text().match(/HTTP\/1\.1 200 OK/g) ?? []).length
+      busy.socket.write(ask)
+      await until(() => (busy.text().match(/HTTP\/1\.1 200 OK/g) ?? []).length > answered, 'the busy answer')
+      asked++
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    await idle.closed
+    expect(busy.socket.closed).toBe(false)
+    expect(sandbox.connections().keepAliveEnded).toBe(endedBefore + 1)
+    busy.socket.destroy()
+  }, 30_000)
+
   test('closes after its last answer (maxRequestsPerSocket)', async () => {
     const few = await startSandbox({ store: createPlantStore(), host: '127.0.0.1', port: 0, maxRequestsPerSocket: 20 })
     const { socket, text, closed } = open(few.url)

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 import { clientOf } from '../../core/client-address.ts'
 import { errorResponse } from '../../core/errors.ts'
 import type { HeldRequests } from '../../core/held-requests.ts'
-import { gatherBody, sendCoreResponse } from '../express/adapter.ts'
+import { gatherBody, sendCoreResponse, tarpitting } from '../express/adapter.ts'
 
 // Through getBuiltinModule, not an `import`: the ESM face of node:fs reads every export, which loads fs/promises,
 // readline and more at start.
@@ -82,6 +82,13 @@ interface Connection {
   current: ServerResponse | undefined
   /** Requests handed to the app so far. */
   served: number
+  /**
+   * When a sweep first saw it idle after its latest request (`performance.now()`), or -1; with
+   * {@link Connection.idleServed}, how {@link Connections} times the keep-alive.
+   */
+  idleSince: number
+  /** {@link Connection.served} when {@link Connection.idleSince} was taken. */
+  idleServed: number
   /** Requests read (pipelined) behind the current one, waiting for their turn, oldest first. */
   readonly waiting: [IncomingMessage, ServerResponse, RequestListener][]
 }
@@ -120,6 +127,14 @@ export interface ConnectionsOptions {
   readonly clientShare?: number | undefined
   /** The time a request's body may take to arrive once its headers are in (default {@link slowBodies.bodyTimeoutMs}). */
   readonly bodyTimeoutMs?: number | undefined
+  /**
+   * How long a connection may stay open idle after an answer (keep-alive),
+   * in ms; 0: Node's own timer does it (`server.keepAliveTimeout`). When set,
+   * give the server a `keepAliveTimeout` of 0: this gate times it instead,
+   * with one sweep for all connections, not a timer set per request (see
+   * {@link Connections}), and answers still say `Keep-Alive: timeout=…`.
+   */
+  readonly keepAliveTimeoutMs?: number | undefined
 }
 
 /** What {@link Connections} counts, for the operator and the tests. */
@@ -140,6 +155,8 @@ export interface ConnectionCounts {
   readonly bodyTimedOut: number
   /** New connections closed at once as slots ran short: their address held past its share, none of them idle or slow. */
   readonly refusedOverShare: number
+  /** Kept-alive connections closed after staying idle past their keep-alive time. */
+  readonly keepAliveEnded: number
 }
 
 /**
@@ -173,9 +190,16 @@ export interface ConnectionCounts {
  *   most, when past its share, before anyone else's. Below the mark nobody
  *   is cut (a client reconnecting at once would only make the sandbox churn).
  *
+ * - **Keep-alive, timed by a sweep.** With `keepAliveTimeoutMs`, a
+ *   connection that made a request and has been idle (its latest answer
+ *   sent whole) for that long is closed by the sweep that runs every second
+ *   anyway (between the time and a second after, as Node's own timer gives
+ *   a second of grace), instead of Node setting a socket timer twice per
+ *   request (after the answer, then again at the next request; issue 41).
+ *
  * Nothing of this is paid per answer: an answer is watched (its `finish`)
  * only when a request waits behind it, and whether a connection is idle is
- * read from its latest answer when room must be made.
+ * read from its latest answer when room must be made or the sweep runs.
  *
  * @example
  * const connections = new Connections({ maxConnections: 896, held })
@@ -194,6 +218,7 @@ export class Connections {
   readonly #perClient = new Map<string, number>()
   readonly #maxPerClient: number
   readonly #bodyTimeoutMs: number
+  readonly #keepAliveMs: number
   readonly #held: HeldRequests
   readonly #maxRequests: number
   /** Beyond this many open connections, a new one cuts the oldest idle one. */
@@ -205,6 +230,7 @@ export class Connections {
   #cutSlowBody = 0
   #bodyTimedOut = 0
   #refusedOverShare = 0
+  #keepAliveEnded = 0
 
   constructor({
     maxConnections,
@@ -212,7 +238,9 @@ export class Connections {
     maxRequestsPerSocket,
     clientShare = 1,
     bodyTimeoutMs = slowBodies.bodyTimeoutMs,
+    keepAliveTimeoutMs = 0,
   }: ConnectionsOptions) {
+    this.#keepAliveMs = keepAliveTimeoutMs
     this.#held = held
     this.#maxRequests = maxRequestsPerSocket
     this.#roomAbove = maxConnections - Math.max(1, Math.floor(maxConnections / 32))
@@ -233,6 +261,7 @@ export class Connections {
       cutSlowBody: this.#cutSlowBody,
       bodyTimedOut: this.#bodyTimedOut,
       refusedOverShare: this.#refusedOverShare,
+      keepAliveEnded: this.#keepAliveEnded,
     }
   }
 
@@ -268,7 +297,13 @@ export class Connections {
       if (most > this.#maxPerClient && this.#cutOne(socket, biggest)) return
       this.#cutOne(socket)
     })
-    const sweep = setInterval(() => this.#sweepBodies(), Math.min(slowBodies.sweepMs, this.#bodyTimeoutMs / 2))
+    const sweep = setInterval(
+      () => {
+        this.#sweepBodies()
+        this.#sweepIdle()
+      },
+      Math.min(slowBodies.sweepMs, this.#bodyTimeoutMs / 2),
+    )
     sweep.unref()
     server.once('close', () => clearInterval(sweep))
   }
@@ -353,6 +388,32 @@ export class Connections {
   }
 
   /**
+   * Closes the connections idle past the keep-alive time since their latest
+   * request: a sweep notes when it first sees a connection idle after a
+   * request, a later one closes it once that is `keepAliveTimeoutMs` ago.
+   * A connection that never made a request is left to Node's timeouts, as
+   * Node's keep-alive timer leaves it; so is one kept unread after a body in
+   * too many pieces, whose own longer timeout replaced Node's keep-alive
+   * timer (closed sooner, its client would only open another sooner).
+   */
+  #sweepIdle(): void {
+    if (this.#keepAliveMs <= 0) return
+    const now = performance.now()
+    for (const [socket, connection] of this.#open) {
+      // A connection kept unread after a body in too many pieces closes after its own silence (see tarpitting).
+      if (connection.served === 0 || !isIdle(connection) || tarpitting(socket)) {
+        connection.idleSince = -1
+      } else if (connection.idleSince < 0 || connection.idleServed !== connection.served) {
+        connection.idleSince = now
+        connection.idleServed = connection.served
+      } else if (now - connection.idleSince >= this.#keepAliveMs) {
+        this.#keepAliveEnded++
+        socket.destroy()
+      }
+    }
+  }
+
+  /**
    * The listener behind this gate: each request goes to it in its turn (see
    * {@link Connections}), never two of a connection at once.
    */
@@ -364,7 +425,15 @@ export class Connections {
     const connection = this.#open.get(socket)
     if (connection) return connection
     const client = clientOf(socket.remoteAddress)
-    const created: Connection = { client, began: performance.now(), current: undefined, served: 0, waiting: [] }
+    const created: Connection = {
+      client,
+      began: performance.now(),
+      current: undefined,
+      served: 0,
+      idleSince: -1,
+      idleServed: 0,
+      waiting: [],
+    }
     this.#open.set(socket, created)
     this.#perClient.set(client, (this.#perClient.get(client) ?? 0) + 1)
     // Node reads on when an answer is sent (and a body it drains resumes the connection): not while requests wait.
@@ -426,6 +495,8 @@ export class Connections {
       this.#receiving.delete(socket)
       this.#receiving.set(socket, { req, res, since: connection.began })
     }
+    // The server's keepAliveTimeout is 0 when this gate times the keep-alive: the answer still tells the client.
+    if (this.#keepAliveMs > 0) (res as unknown as { _keepAliveTimeout: number })._keepAliveTimeout = this.#keepAliveMs
     // Node says `Connection: close` on the last answer but leaves the connection open: this closes it once sent.
     if ((++connection.served >= this.#maxRequests && this.#maxRequests > 0) || this.#draining) {
       res.setHeader('connection', 'close')

@@ -24,11 +24,11 @@ export interface LoggedRequest {
   readonly authorization: boolean
   /** Whether the request carried `X-Admin-Key` (logged as `[redacted]`). */
   readonly adminKey: boolean
-  /** `process.hrtime.bigint()` when it arrived. */
-  readonly started: bigint
+  /** `performance.now()` when it arrived. */
+  readonly started: number
 }
 
-/** What a request's log line says. */
+/** What a request's log line says: the request's own object, its answer noted in it (no copy per request). */
 interface RequestLineFields extends LoggedRequest {
   statusCode: number
   responseTime: number
@@ -78,11 +78,11 @@ export class RequestLog {
 
   /** Takes what the line of a request that just arrived will say, and gives it its id. */
   begin(req: IncomingMessage): LoggedRequest {
-    // hrtime, not `performance.now()`: the first read of `performance` loads perf_hooks (1 ms of a start).
-    const started = process.hrtime.bigint()
+    // `performance` is read once the first connection comes (the connection gate's clock), not at start.
+    const started = performance.now()
     const headers = req.headers
     const presented = headers['x-request-id']
-    return {
+    const fields: RequestLineFields = {
       id:
         typeof presented === 'string' && requestIdSyntax.test(presented)
           ? presented
@@ -92,19 +92,24 @@ export class RequestLog {
       authorization: headers.authorization !== undefined,
       adminKey: headers['x-admin-key'] !== undefined,
       started,
+      // Noted by `end`: the same object goes into the batch.
+      statusCode: 0,
+      responseTime: 0,
     }
+    return fields
   }
 
   /** Notes that the request was answered with `statusCode`: its line is written with the next batch. */
   end(request: LoggedRequest, statusCode: number): void {
     if (!this.#logger.isLevelEnabled(statusCode >= 500 ? 'error' : 'info')) return
-    const responseTime = Math.round(Number(process.hrtime.bigint() - request.started) / 1e6)
-    const { id, method, url, authorization, adminKey, started } = request
+    const fields = request as RequestLineFields
+    fields.statusCode = statusCode
+    fields.responseTime = Math.round(performance.now() - request.started)
     if (this.#batch.length === 0) {
       unwritten.add(this)
       setImmediate(this.#flushBatch)
     }
-    this.#batch.push({ id, method, url, authorization, adminKey, started, statusCode, responseTime })
+    this.#batch.push(fields)
   }
 
   /** Writes the lines waiting for their batch now. */

@@ -8,34 +8,56 @@ import type { ClientAddress } from '../connections/client-address.ts'
 import type { UnsentBytes } from '../connections/unsent-bytes.ts'
 
 /**
- * Translates a Node/Express request into a {@link CoreRequest}: the method,
- * the path below the mount point exactly as sent (still percent-encoded), the
- * raw query string, headers as fetch would join them (`, ` between repeats,
+ * A Node/Express request as a {@link CoreRequest}: the method, the path below
+ * the mount point exactly as sent (still percent-encoded), the raw query
+ * string, headers as fetch would join them (`, ` between repeats,
  * `Authorization` included), and a body reader that checks `Content-Length`
- * before reading and stops as soon as the limit is passed.
+ * before reading and stops as soon as the limit is passed. A class, so that
+ * a request costs one object (its methods on the prototype), not an object
+ * and two closures (issue 41).
  */
+class NodeCoreRequest implements CoreRequest {
+  readonly id: string | undefined
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  readonly #req: IncomingMessage
+  readonly #clientOf: ClientAddress | undefined
+
+  constructor(req: IncomingMessage, id: unknown, clientOf: ClientAddress | undefined) {
+    const url = req.url ?? '/'
+    const queryStart = url.indexOf('?')
+    this.id = typeof id === 'string' ? id : undefined
+    this.method = req.method ?? 'GET'
+    this.path = queryStart === -1 ? url : url.slice(0, queryStart)
+    this.query = queryStart === -1 ? '' : url.slice(queryStart + 1)
+    this.#req = req
+    this.#clientOf = clientOf
+  }
+
+  header(name: string): string | null {
+    return header(this.#req.rawHeaders, name)
+  }
+
+  readBody(limit: number): Promise<Uint8Array | 'too_large'> {
+    return readBody(this.#req, limit)
+  }
+
+  /** Read only when asked (provisioning's rate), not on the hot path; behind a trusted proxy, its X-Real-IP. */
+  get client(): string | undefined {
+    return this.#clientOf ? this.#clientOf(this.#req) : this.#req.socket.remoteAddress
+  }
+}
+
+/** A request as the core reads it; the request log, when there is one, has given it its id already. */
 function toCoreRequest(
   req: IncomingMessage,
   res: ServerResponse,
   clientOf: ClientAddress | undefined,
   transport: Transport | undefined,
 ): CoreRequest {
-  const url = req.url ?? '/'
-  const queryStart = url.indexOf('?')
-  // The request log, when there is one, has given the request its id already (the fast path's, or Express's).
-  const id = transport ? transport.id : res.getHeader('x-request-id')
-  return {
-    id: typeof id === 'string' ? id : undefined,
-    method: req.method ?? 'GET',
-    path: queryStart === -1 ? url : url.slice(0, queryStart),
-    query: queryStart === -1 ? '' : url.slice(queryStart + 1),
-    header: (name) => header(req.rawHeaders, name),
-    readBody: (limit) => readBody(req, limit),
-    // Read only when asked (provisioning's rate), not on the hot path; behind a trusted proxy, its X-Real-IP.
-    get client() {
-      return clientOf ? clientOf(req) : req.socket.remoteAddress
-    },
-  }
+  // The fast path's id comes with its transport; Express's request log set it on the answer.
+  return new NodeCoreRequest(req, transport ? transport.id : res.getHeader('x-request-id'), clientOf)
 }
 
 /**
@@ -167,6 +189,19 @@ const tarpitted = new WeakSet<IncomingMessage>()
 /** How long a connection refused for a body in too many pieces is kept (the request timeout). */
 const tarpitMs = 30_000
 
+/** Connections kept, unread, after a body in too many pieces: their own timeout closes them, not the keep-alive. */
+const tarpits = new WeakSet<Socket>()
+
+/**
+ * Whether a connection is kept, unread, until it has been silent
+ * {@link tarpitMs} (a body in too many pieces, see {@link stopReading}):
+ * the connection gate's keep-alive leaves it to that timeout, since
+ * closing it sooner only makes its client open another sooner.
+ */
+export function tarpitting(socket: Socket): boolean {
+  return tarpits.has(socket)
+}
+
 /** What {@link collect} rejects with for a body in too many pieces. */
 const tooManyPieces = Symbol('too many pieces')
 
@@ -262,7 +297,10 @@ export function sendCoreResponse(
   for (const name in headers) lines.push(name, headers[name] as string)
   if (refused.has(req)) lines.push('connection', 'close')
   // After Node's own listener, which gives a kept-alive connection 6 s.
-  else if (tarpitted.has(req)) res.once('finish', () => req.socket.setTimeout(tarpitMs))
+  else if (tarpitted.has(req)) {
+    tarpits.add(req.socket)
+    res.once('finish', () => req.socket.setTimeout(tarpitMs))
+  }
   let length = 0
   if (response.chunks) {
     // Bytes the core keeps (a long list): written as they are, never encoded (nor decoded) anew.
