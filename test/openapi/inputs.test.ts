@@ -109,10 +109,13 @@ function ownFile(operation: keyof typeof contract.operations): string {
   return `src/core/operations/${kebab(get ?? operation)}.ts`
 }
 
-/** The source of an operation's own file; a HEAD's is its GET's. */
+/** Source text without its comments: a comment that names a parameter (`an offset`) does not read it. */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1')
+
+/** The code of an operation's own file, comments left out; a HEAD's is its GET's. */
 function operationSource(operation: keyof typeof contract.operations): string {
   try {
-    return readFileSync(new URL(`../../${ownFile(operation)}`, import.meta.url), 'utf8')
+    return code(readFileSync(new URL(`../../${ownFile(operation)}`, import.meta.url), 'utf8'))
   } catch {
     return ''
   }
@@ -124,7 +127,7 @@ const propertyFile = 'test/msw/isolation.property.test.ts'
 
 /** The source of an operation's entry in the model (`listPlants: (state, { limit }) => …`), up to the next entry. */
 function modelSource(operation: string): string {
-  const model = source(modelFile)
+  const model = code(source(modelFile))
   const start = model.indexOf(`\n  ${operation}: `)
   if (start === -1) return ''
   const next = model.slice(start + 1).search(/\n {2}[A-Za-z]+: \(|\n}/)
@@ -253,7 +256,8 @@ const present: Record<Part, (input: Input) => boolean> = {
   // The model the property tests check the store against takes it (its operation's entry names it), and, for a query
   // parameter, the property test's generators send it (as sent, `name=`): until they do, a model that ignores it passes.
   model: ({ operation, word: name, key }) =>
-    word(name).test(modelSource(operation)) && (!key.includes(' query ') || source(propertyFile).includes(`${name}=`)),
+    word(name).test(modelSource(operation)) &&
+    (!key.includes(' query ') || code(source(propertyFile)).includes(`${name}=`)),
   // A test of its operation's block whose title names it: a query parameter as it is sent (`limit=`), anything
   // else as a word.
   'behaviour test': ({ operation, word: name, key }) => {
