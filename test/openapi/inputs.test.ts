@@ -254,10 +254,10 @@ const present: Record<Part, (input: Input) => boolean> = {
   // The operation reads it: its own file names it (a declared parameter it never names is ignored).
   core: ({ operation, word: name }) => word(name).test(operationSource(operation)),
   // The model the property tests check the store against takes it (its operation's entry names it), and, for a query
-  // parameter, the property test's generators send it (as sent, `name=`): until they do, a model that ignores it passes.
+  // parameter, the property test's generators send it (its code names it): until they do, a model that ignores it passes.
   model: ({ operation, word: name, key }) =>
     word(name).test(modelSource(operation)) &&
-    (!key.includes(' query ') || code(source(propertyFile)).includes(`${name}=`)),
+    (!key.includes(' query ') || word(name).test(code(source(propertyFile)))),
   // A test of its operation's block whose title names it: a query parameter as it is sent (`limit=`), anything
   // else as a word.
   'behaviour test': ({ operation, word: name, key }) => {
@@ -346,7 +346,7 @@ function shows(input: Input, exchange: RuleExchange): boolean {
 const nextStep: Record<Input['kind'], Record<Part, string>> = {
   parameter: {
     core: 'step 2: say what it means in the operation’s own file, src/core/operations/<operation-id>.ts (read it from the inputs the core checked; its values need no check of yours)',
-    model: `step 2: give the operation's entry of the model in ${modelFile} the same meaning (it takes the parameter), and have the generators of ${propertyFile} send it (\`name=\`)`,
+    model: `step 2: give the operation's entry of the model in ${modelFile} the same meaning (it takes the parameter), and have the generators of ${propertyFile} send it`,
     'behaviour test':
       "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ that shows what it does, its title naming it as sent (`name=`) or, in a path, as a word",
     rule: "step 4: a conformance rule whose clause starts with 'operationId, name' and that sends it with a value it takes, answered 2xx: what it means, not only what it refuses (src/contract-testing/conformance/rules/)",
