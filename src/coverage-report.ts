@@ -95,7 +95,7 @@ export function coverageShortfalls(report: CoverageReport, threshold: CoverageTh
  *
  * @example
  * console.info(coverageTable(report))
- * // Plant Store contract coverage: 5 of 23 declared answers (21.7 %)
+ * // Plant Store contract coverage: 5 of … declared answers (… %)   (the total is the contract's: report.total)
  * //   ✓ listPlants   GET    /plants        200      3
  * //   ✗ listPlants   GET    /plants        400      0  limit 0
  */

@@ -83,7 +83,8 @@ describe('TenantPlants', () => {
 
 describe('EncodedList', () => {
   const names = ['Fern', 'Ficus “Ali”', 'Monstera 🌿', 'Aloe\u007f', 'Ivy\n"quoted"', 'Lily\u00e9', '\u0001\\']
-  const expected = (plants: TenantPlants, limit?: number) => JSON.stringify(plants.list(limit).map(toPlant))
+  const expected = (plants: TenantPlants, limit?: number, skip = 0) =>
+    JSON.stringify(plants.findMany(undefined, { take: limit, skip }).map(toPlant))
   const decoded = (chunks: readonly Uint8Array[]) => Buffer.concat(chunks).toString('utf8')
 
   function listOf(count: number, name: (id: number) => string = (id) => names[id % names.length]!) {
@@ -101,6 +102,17 @@ describe('EncodedList', () => {
     }
   })
 
+  test('answers every slice (skip, then limit) as JSON.stringify would, with its UTF-8 length', () => {
+    const plants = listOf(40)
+    const list = plants.encoded()
+    for (const skip of [0, 1, 2, 39, 40, 41, 2_147_483_647]) {
+      for (const limit of [undefined, 0, 1, 3, 40]) {
+        expect(decoded(list.chunks(limit, skip)), `${limit}, ${skip}`).toBe(expected(plants, limit, skip))
+        expect(list.byteLength(limit, skip), `${limit}, ${skip}`).toBe(Buffer.byteLength(expected(plants, limit, skip)))
+      }
+    }
+  })
+
   test('answers an empty list as []', () => {
     const list = listOf(0).encoded()
     expect([decoded(list.chunks()), decoded(list.chunks(5)), list.byteLength()]).toEqual(['[]', '[]', 2])
@@ -114,6 +126,19 @@ describe('EncodedList', () => {
       for (const limit of [undefined, 0, 1, 39, 40, 41, 77, 300, plants.count() - 1]) {
         expect(decoded(list.chunks(limit)), `${step}, limit ${limit}`).toBe(expected(plants, limit))
         expect(list.byteLength(limit), `${step}, limit ${limit}`).toBe(Buffer.byteLength(expected(plants, limit)))
+      }
+      for (const [limit, skip] of [
+        [undefined, 1],
+        [3, 39],
+        [50, 40],
+        [undefined, 41],
+        [2, plants.count() - 1],
+        [5, plants.count()],
+        [1, 10_000],
+      ] as const) {
+        const at = `${step}, limit ${limit}, skip ${skip}`
+        expect(decoded(list.chunks(limit, skip)), at).toBe(expected(plants, limit, skip))
+        expect(list.byteLength(limit, skip), at).toBe(Buffer.byteLength(expected(plants, limit, skip)))
       }
       expect(list.count).toBe(plants.count())
     }

@@ -190,8 +190,8 @@ function newPage(capacity: number): Page {
  * pages of up to 64 KiB and kept up to date by each add and delete: an add
  * appends to the last page, a delete writes one page anew (and merges it with
  * the next when both are small). So a write costs at most a page, never the
- * whole list, and any list (its first `limit` plants) is a few views of the
- * pages: a transport writes them as they are, and answers still being sent
+ * whole list, and any list (its first `limit` plants after the first `skip`)
+ * is a few views of the pages: a transport writes them as they are, and answers still being sent
  * share the pages that did not change since. `HEAD` reads the length
  * without building anything.
  *
@@ -284,36 +284,44 @@ export class EncodedList {
   }
 
   /**
-   * The JSON of the first `limit` values (all when `undefined`) as UTF-8
-   * chunks, views of the pages: write them as they are, and never keep them
-   * beyond the answer.
+   * The JSON of its values after the first `skip`, at most `limit` of them
+   * (all when `undefined`), as UTF-8 chunks, views of the pages: write them
+   * as they are, and never keep them beyond the answer.
+   *
+   * @example
+   * list.chunks(2, 1) // the JSON of the 2nd and 3rd values
    */
-  chunks(limit?: number): Uint8Array[] {
-    let left = Math.min(limit ?? this.#count, this.#count)
-    const chunks: Uint8Array[] = [openingBracket]
-    for (const page of this.#pages) {
-      if (left === 0) break
-      if (chunks.length > 1) chunks.push(separator)
-      const taken = Math.min(left, page.ids.length)
-      chunks.push(page.bytes.subarray(0, page.ends[taken - 1]))
-      left -= taken
-    }
-    chunks.push(closingBracket)
-    return chunks
+  chunks(limit?: number, skip = 0): Uint8Array[] {
+    return [openingBracket, ...this.#views(limit, skip), closingBracket]
   }
 
-  /** The UTF-8 length of the first `limit` values' JSON, without building it. */
-  byteLength(limit?: number): number {
-    let left = Math.min(limit ?? this.#count, this.#count)
+  /** The UTF-8 length of the JSON {@link chunks} answers, without building it. */
+  byteLength(limit?: number, skip = 0): number {
     let length = 2
+    for (const view of this.#views(limit, skip)) length += view.byteLength
+    return length
+  }
+
+  /** Its values after the first `skip`, at most `limit`, as views of the pages with separators between them. */
+  #views(limit: number | undefined, skip: number): Uint8Array[] {
+    let toSkip = Math.max(0, skip)
+    let left = Math.min(limit ?? this.#count, this.#count)
+    const views: Uint8Array[] = []
     for (const page of this.#pages) {
       if (left === 0) break
-      if (length > 2) length++
-      const taken = Math.min(left, page.ids.length)
-      length += page.ends[taken - 1]!
+      if (toSkip >= page.ids.length) {
+        toSkip -= page.ids.length
+        continue
+      }
+      // From just past the comma after the last value skipped, to the end of the last value taken.
+      const from = toSkip === 0 ? 0 : page.ends[toSkip - 1]! + 1
+      const taken = Math.min(left, page.ids.length - toSkip)
+      if (views.length > 0) views.push(separator)
+      views.push(page.bytes.subarray(from, page.ends[toSkip + taken - 1]))
       left -= taken
+      toSkip = 0
     }
-    return length
+    return views
   }
 }
 

@@ -5,17 +5,28 @@
  * docs/reference/errors.md and their statuses (`src/core/errors.ts`), its
  * order of checks (sent: for each two checks, a request that fails both is
  * answered by the earlier, in the sandbox), and the CORS lists of docs/guides/sandbox.md
- * (derived from the contracts by `src/core/cors-policy.ts`). The tables that
+ * (derived from the contracts by `src/core/cors-policy.ts`), and the bounds of
+ * docs/reference/bounds.md that the code or the contracts hold (an input's
+ * bounds are not restated there: the generated inputs table has them). The tables that
  * restate the contract itself are generated (`contracts/codegen-docs.ts`).
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
+import { declaredParameters } from '../../src/contract-testing/boundaries.ts'
 import { conformanceRules } from '../../src/contract-testing/conformance/rules/index.ts'
 import { corsMethods, corsPolicy } from '../../src/core/cors-policy.ts'
 import { errorStatus, PlantStoreError } from '../../src/core/errors.ts'
+import { defaultMaxHeld, defaultMaxHeldPerTenant } from '../../src/core/held-requests.ts'
+import { maxDelayMs } from '../../src/core/time.ts'
+import { FaultRules } from '../../src/faults/fault-rules.ts'
+import { ruleLimits } from '../../src/faults/rule.ts'
+import { contract } from '../../src/generated/contract.ts'
+import { contractInputs } from '../../src/generated/contract-inputs.ts'
+import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 import { createPlantStore } from '../../src/index.ts'
 import { startSandbox } from '../../src/server/index.ts'
+import { serverTimeouts } from '../../src/server/start-sandbox.ts'
 import { undeclarableMethods } from '../support/allow.ts'
 
 const page = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
@@ -180,4 +191,76 @@ describe('docs/reference/contract.md', () => {
         ).toEqual([])
     },
   )
+})
+
+describe('docs/reference/bounds.md', () => {
+  const bounds = page('docs/reference/bounds.md')
+  /** Each table row: its first cell (what is bounded) and its second (the bound). */
+  const rows = [...bounds.matchAll(/^\| ([^|]+) \| ([^|]+) \|/gm)].map(([, what = '', bound = '']) => ({
+    what: what.trim(),
+    bound: bound.trim(),
+  }))
+  const count = (n: number) => n.toLocaleString('en-US')
+  const seconds = (ms: number) => `${ms / 1000} s`
+  const sandbox = sandboxContractDocument as unknown as {
+    paths: Record<string, Record<string, { requestBody?: { 'x-max-body-bytes'?: number } }>>
+  }
+  const provisioningBody = sandbox.paths['/__sandbox/tenants']?.post?.requestBody?.['x-max-body-bytes'] ?? 0
+
+  /** A row (by its first cell) and what its bound must say, from the code or the contracts that hold the number. */
+  const restated: ReadonlyArray<readonly [string, string, string]> = [
+    ['Plants a tenant holds', count(contract.defaultQuota), 'the contract’s defaultQuota'],
+    ['Request body', `${contract.maxBodyBytes / 1024} KiB`, 'the contract’s x-max-body-bytes'],
+    ['`POST /__sandbox/tenants` body', `${provisioningBody / 1024} KiB`, 'contracts/sandbox.openapi.yaml'],
+    ['`Prefer: delay`', seconds(maxDelayMs), 'src/core/time.ts'],
+    [
+      "Requests held by a delay (`Prefer: delay`, `--delay`, a fault rule's `delayMs`; sandbox and msw)",
+      `${defaultMaxHeldPerTenant} per tenant, ${defaultMaxHeld} in all`,
+      'src/core/held-requests.ts',
+    ],
+    [
+      'Requests on one kept-alive connection (standalone sandbox)',
+      count(serverTimeouts.maxRequestsPerSocket),
+      'src/server/start-sandbox.ts',
+    ],
+    [
+      'Headers / whole request / keep-alive / idle socket',
+      [
+        serverTimeouts.headersTimeout,
+        serverTimeouts.requestTimeout,
+        serverTimeouts.keepAliveTimeout,
+        serverTimeouts.socketTimeout,
+      ]
+        .map(seconds)
+        .join(' / '),
+      'src/server/start-sandbox.ts',
+    ],
+    ['Fault rules per tenant', `${new FaultRules().maxRulesPerTenant} in force`, 'src/faults/fault-rules.ts'],
+    [
+      "A fault rule's `delayMs` / `times` / `windowMs`",
+      `${count(maxDelayMs)} ms / ${count(ruleLimits.times)} / ${ruleLimits.windowMs === 86_400_000 ? '1 day' : `${ruleLimits.windowMs} ms`}`,
+      'src/faults/rule.ts',
+    ],
+  ]
+
+  test.each(restated)('the row "%s" says %s', (what, bound, source) => {
+    const row = rows.find((candidate) => candidate.what === what)
+    expect(row, `docs/reference/bounds.md has no row "${what}" (checked against ${source})`).toBeDefined()
+    expect(row?.bound, `docs/reference/bounds.md's row "${what}" restates ${source}`).toContain(bound)
+  })
+
+  test('restates no input’s bounds: the generated inputs table of docs/reference/contract.md holds them', () => {
+    const inputs = new Set(declaredParameters().map(({ parameter }) => parameter.name))
+    for (const schema of Object.values(contractInputs.schemas)) {
+      for (const field of Object.keys(schema.properties)) inputs.add(field)
+    }
+    const restating = rows.filter(({ what }) => {
+      const names = [...what.matchAll(/`([^`]+)`/g)].map(([, name]) => name ?? '')
+      return names.length > 0 && names.every((name) => inputs.has(name)) && /^(`[^`]+`(, )?)+$/.test(what)
+    })
+    expect(
+      restating.map(({ what }) => what),
+      'a row of docs/reference/bounds.md restates an input of the contract by hand: its bounds are the generated inputs table’s (docs/reference/contract.md); drop the row',
+    ).toEqual([])
+  })
 })

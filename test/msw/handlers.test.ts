@@ -347,7 +347,8 @@ describe('handler options and overrides', () => {
 
   test('lets server.use() override a route on top of the Plant Store', async () => {
     server.use(http.get(`${origin}/plants`, () => HttpResponse.json([{ name: 'Overridden' }])))
-    expect(json(await call('GET', '/plants', { token: acme.read }))).toEqual([{ name: 'Overridden' }])
+    // The override is the user's own answer, not the Plant Store's: the contract does not judge it.
+    expect(json(await call('GET', '/plants', { token: acme.read, unchecked: true }))).toEqual([{ name: 'Overridden' }])
     server.resetHandlers()
     expect(json<unknown[]>(await call('GET', '/plants', { token: acme.read }))).toHaveLength(5)
   })

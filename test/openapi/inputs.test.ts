@@ -1,7 +1,9 @@
 /**
  * The inside of every operation of the contract is carried through, as
  * `operations.test.ts` does for whole operations: every declared parameter
- * is read by its operation, every parameter and every request body field
+ * is read by its operation and taken by the model of the property tests
+ * (test/support/tenant-model.ts, a query parameter sent by their
+ * generators), every parameter and every request body field
  * has behaviour tests, a conformance rule and corpus cases, and every
  * declared status (but the success, which the operations test holds, and
  * 400, which is its inputs') has them too, unless an exemption below says
@@ -27,7 +29,7 @@ import { mswTestTitles } from '../support/msw-test-titles.ts'
 import { operationRequests } from '../support/operation-requests.ts'
 import { type RuleExchange, ruleExchanges } from '../support/rule-exchanges.ts'
 
-type Part = 'core' | 'behaviour test' | 'rule' | 'corpus'
+type Part = 'core' | 'model' | 'behaviour test' | 'rule' | 'corpus'
 
 /** One thing inside an operation that must be carried through: a parameter, a body field or a status. */
 interface Input {
@@ -47,6 +49,7 @@ interface Input {
 /** The sandbox's `Prefer` header, which every operation declares: the core never sees it. */
 const preferExemption: Readonly<Record<Part, string>> = {
   core: 'The sandbox answers Prefer before the core runs (src/server/simulation.ts); the msw handlers ignore it.',
+  model: 'The model says what the core answers; Prefer makes an answer up before the core runs.',
   'behaviour test':
     'Sandbox only: src/server/simulation.test.ts, test/server/simulation-auth.test.ts and test/faults/made-up-answers.test.ts drive it.',
   rule: 'A provider need not simulate: Prefer is the sandbox’s own tool, not a rule of the Plant Store.',
@@ -106,13 +109,29 @@ function ownFile(operation: keyof typeof contract.operations): string {
   return `src/core/operations/${kebab(get ?? operation)}.ts`
 }
 
-/** The source of an operation's own file; a HEAD's is its GET's. */
+/** Source text without its comments: a comment that names a parameter (`an offset`) does not read it. */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1')
+
+/** The code of an operation's own file, comments left out; a HEAD's is its GET's. */
 function operationSource(operation: keyof typeof contract.operations): string {
   try {
-    return readFileSync(new URL(`../../${ownFile(operation)}`, import.meta.url), 'utf8')
+    return code(readFileSync(new URL(`../../${ownFile(operation)}`, import.meta.url), 'utf8'))
   } catch {
     return ''
   }
+}
+
+const source = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
+const modelFile = 'test/support/tenant-model.ts'
+const propertyFile = 'test/msw/isolation.property.test.ts'
+
+/** The source of an operation's entry in the model (`listPlants: (state, { limit }) => …`), up to the next entry. */
+function modelSource(operation: string): string {
+  const model = code(source(modelFile))
+  const start = model.indexOf(`\n  ${operation}: `)
+  if (start === -1) return ''
+  const next = model.slice(start + 1).search(/\n {2}[A-Za-z]+: \(|\n}/)
+  return model.slice(start, next === -1 ? undefined : start + 1 + next)
 }
 
 /** The titles of the tests of each `describe('METHOD /path', …)` block of the msw behaviour tests. */
@@ -180,7 +199,7 @@ const allInputs: Input[] = [
     word: parameter.name,
     clause: `${operation}, ${parameter.name}`,
     kind: 'parameter' as const,
-    parts: ['core', 'behaviour test', 'rule', 'corpus'] as const,
+    parts: ['core', 'model', 'behaviour test', 'rule', 'corpus'] as const,
   })),
   ...Object.entries(contractInputs.operations).flatMap(([operation, { body }]) => {
     if (body === null) return []
@@ -234,6 +253,11 @@ const exemptions: Readonly<Record<string, Partial<Record<Part, string>>>> = {
 const present: Record<Part, (input: Input) => boolean> = {
   // The operation reads it: its own file names it (a declared parameter it never names is ignored).
   core: ({ operation, word: name }) => word(name).test(operationSource(operation)),
+  // The model the property tests check the store against takes it (its operation's entry names it), and, for a query
+  // parameter, the property test's generators send it (its code names it): until they do, a model that ignores it passes.
+  model: ({ operation, word: name, key }) =>
+    word(name).test(modelSource(operation)) &&
+    (!key.includes(' query ') || word(name).test(code(source(propertyFile)))),
   // A test of its operation's block whose title names it: a query parameter as it is sent (`limit=`), anything
   // else as a word.
   'behaviour test': ({ operation, word: name, key }) => {
@@ -322,6 +346,7 @@ function shows(input: Input, exchange: RuleExchange): boolean {
 const nextStep: Record<Input['kind'], Record<Part, string>> = {
   parameter: {
     core: 'step 2: say what it means in the operation’s own file, src/core/operations/<operation-id>.ts (read it from the inputs the core checked; its values need no check of yours)',
+    model: `step 2: give the operation's entry of the model in ${modelFile} the same meaning (it takes the parameter), and have the generators of ${propertyFile} send it`,
     'behaviour test':
       "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ that shows what it does, its title naming it as sent (`name=`) or, in a path, as a word",
     rule: "step 4: a conformance rule whose clause starts with 'operationId, name' and that sends it with a value it takes, answered 2xx: what it means, not only what it refuses (src/contract-testing/conformance/rules/)",
@@ -330,6 +355,7 @@ const nextStep: Record<Input['kind'], Record<Part, string>> = {
   },
   field: {
     core: '',
+    model: '',
     'behaviour test':
       "step 3: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names the field",
     rule: "step 4: a conformance rule whose clause starts with 'Schema.field' and that sends a body with the field, answered 2xx (src/contract-testing/conformance/rules/)",
@@ -338,6 +364,7 @@ const nextStep: Record<Input['kind'], Record<Part, string>> = {
   },
   status: {
     core: '',
+    model: '',
     'behaviour test':
       "step 4: a test in the operation's describe('METHOD /path') block under test/msw/ whose title names the status",
     rule: "step 5: a conformance rule whose clause starts with 'operationId status' and that gets the status for real, not by Prefer (src/contract-testing/conformance/rules/)",

@@ -14,6 +14,7 @@ import { startSandbox } from 'plant-store-mock/server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTokens } from '../../fixtures/world.ts'
 import { spawnCli } from '../conformance/support.ts'
+import { requiredHeaders } from '../support/contract.ts'
 import { nodeHarRecorder, type ScriptTokens, scriptedRun } from '../support/har-recorder.ts'
 import { type Divergence, independentTokens, startIndependentProvider } from '../support/independent-provider.ts'
 
@@ -414,7 +415,7 @@ describe('the HAR is read as it goes, and the state follows every answer', () =>
       },
       response: {
         status: 200,
-        headers: [{ name: 'Content-Type', value: 'application/json' }],
+        headers: [{ name: 'Content-Type', value: 'application/json' }, ...requiredHeaders('listPlants', 200)],
         content: { size: 2, text: '[]' },
       },
     })

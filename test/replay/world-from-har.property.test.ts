@@ -99,7 +99,7 @@ function worldOf(
 /** Sends each request through a mock holding `world`; answers each status and body. */
 async function answers(world: TenantSpec[], session: readonly SessionRequest[]) {
   const handle = createCore(createPlantStore({ world }))
-  const answered: Array<{ status: number; body: string | null }> = []
+  const answered: Array<{ status: number; headers: Readonly<Record<string, string>>; body: string | null }> = []
   for (const { method, path, query, token, body } of session) {
     const headers: Record<string, string> = {
       authorization: `Bearer ${token}`,
@@ -113,7 +113,7 @@ async function answers(world: TenantSpec[], session: readonly SessionRequest[]) 
       header: (name) => headers[name] ?? null,
       readBody: async () => bytes,
     })
-    answered.push({ status: answer.status, body: answer.body })
+    answered.push({ status: answer.status, headers: answer.headers, body: answer.body })
   }
   return answered
 }
@@ -121,7 +121,7 @@ async function answers(world: TenantSpec[], session: readonly SessionRequest[]) 
 /** The session and its answers as a HAR, as a recording proxy writes it. */
 function harOf(
   session: readonly SessionRequest[],
-  answered: ReadonlyArray<{ status: number; body: string | null }>,
+  answered: ReadonlyArray<{ status: number; headers: Readonly<Record<string, string>>; body: string | null }>,
 ): Har {
   const entries: HarEntry[] = session.map(({ method, path, query, token, body }, index) => ({
     request: {
@@ -135,7 +135,8 @@ function harOf(
     },
     response: {
       status: answered[index]?.status ?? 0,
-      headers: [{ name: 'content-type', value: 'application/json' }],
+      // Every header the mock answered, as a recording proxy keeps them: a header the contract requires is among them.
+      headers: Object.entries(answered[index]?.headers ?? {}).map(([name, value]) => ({ name, value })),
       content: { text: answered[index]?.body ?? '' },
     },
   }))

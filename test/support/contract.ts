@@ -52,6 +52,43 @@ export async function read(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, text: await response.text() }
 }
 
+/** A `$ref` of the Plant Store contract, followed (once is enough for its answers and headers). */
+function resolved<T>(value: unknown): T {
+  const ref = (value as { $ref?: unknown } | undefined)?.$ref
+  if (typeof ref !== 'string') return value as T
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], openapi) as T
+}
+
+/**
+ * The headers the Plant Store contract requires on an operation's answer
+ * with this status, each with a value its schema takes (its `example`, its
+ * `minimum`, else `0` or `x`): what a hand-written recording of that answer
+ * carries, so that a header the contract comes to require needs no edit in
+ * the tests that write one.
+ *
+ * @example
+ * requiredHeaders('listPlants', 200) // [] while the list requires no header
+ */
+export function requiredHeaders(operationId: string, status: number): Array<{ name: string; value: string }> {
+  const operation = Object.values(openapi.paths)
+    .flatMap((item) => Object.values(item))
+    .find((candidate) => candidate?.operationId === operationId)
+  if (operation === undefined) throw new Error(`contracts/openapi.yaml has no operation ${operationId}`)
+  const response = resolved<{ headers?: Record<string, unknown> }>(operation.responses[String(status)])
+  return Object.entries(response?.headers ?? {}).flatMap(([name, declared]) => {
+    const header = resolved<{ required?: boolean; schema?: { type?: string; example?: unknown; minimum?: number } }>(
+      declared,
+    )
+    if (!header.required) return []
+    const { type, example, minimum } = header.schema ?? {}
+    const value = example ?? minimum ?? (type === 'integer' || type === 'number' ? 0 : 'x')
+    return [{ name, value: String(value) }]
+  })
+}
+
 /** The prefix of the sandbox control API's paths. */
 export const sandboxPrefix = '/__sandbox'
 

@@ -13,7 +13,7 @@ export const total = declaredAnswers
  * `covered`, the total and the percentage (one decimal) of a report.
  *
  * @example
- * share(3) // { covered: 3, total: 25, percent: 12 }
+ * share(3) // { covered: 3, total, percent: … }: the total is the contract's
  */
 export function share(covered: number): { covered: number; total: number; percent: number } {
   return { covered, total, percent: Math.round((covered / total) * 1000) / 10 }
@@ -23,7 +23,7 @@ export function share(covered: number): { covered: number; total: number; percen
  * The first line of the coverage table for `covered` declared answers.
  *
  * @example
- * coverageLine(2) // 'Plant Store contract coverage: 2 of 25 declared answers (8 %)'
+ * coverageLine(2) // `Plant Store contract coverage: 2 of ${total} declared answers (… %)`
  */
 export function coverageLine(covered: number): string {
   return `Plant Store contract coverage: ${covered} of ${total} declared answers (${share(covered).percent} %)`
