@@ -26,6 +26,12 @@ beforeAll(async () => {
 })
 afterAll(() => rm(directory, { recursive: true, force: true }))
 
+/**
+ * How long one Playwright run (two workers, a Chromium each) may take: on a loaded 2-core machine it passes the
+ * browser project's 20 s per test, which is meant for one page, not for a whole run.
+ */
+const playwrightRunTimeout = 120_000
+
 /** Runs Playwright on the fixture suite, requiring these answers (and writing the JSON report to `json`). */
 function runPlaywright(require: readonly string[], json = '', extraEnv: Record<string, string> = {}) {
   const chromium = inject('chromium')
@@ -42,24 +48,31 @@ function runPlaywright(require: readonly string[], json = '', extraEnv: Record<s
     ...extraEnv,
   }
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile(process.execPath, args, { cwd: root, env, timeout: 120_000 }, (_error, stdout, stderr) =>
-      resolve({ code: child.exitCode, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      args,
+      { cwd: root, env, timeout: playwrightRunTimeout },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
     )
   })
 }
 
-test('a Playwright run of four tests on two workers prints one merged table and fails below its threshold', async () => {
-  const { code, stdout, stderr } = await runPlaywright(['addPlant 409', 'deletePlant 204'])
-  expect(stdout).toMatch(/4 passed/)
-  expect(stdout.split('Plant Store contract coverage:').length - 1).toBe(1)
-  expect(stdout).toContain(coverageLine(4))
-  expect(stdout).toMatch(/✓ listPlants +GET +\/plants +401 +1 +missing token 1/)
-  expect(stdout).toContain('(one run: merged from 2 process files)')
-  expect(stderr).toContain(
-    'Plant Store contract coverage is below the threshold:\n  - deletePlant 204 was never answered.',
-  )
-  expect(code).toBe(1)
-})
+test(
+  'a Playwright run of four tests on two workers prints one merged table and fails below its threshold',
+  async () => {
+    const { code, stdout, stderr } = await runPlaywright(['addPlant 409', 'deletePlant 204'])
+    expect(stdout).toMatch(/4 passed/)
+    expect(stdout.split('Plant Store contract coverage:').length - 1).toBe(1)
+    expect(stdout).toContain(coverageLine(4))
+    expect(stdout).toMatch(/✓ listPlants +GET +\/plants +401 +1 +missing token 1/)
+    expect(stdout).toContain('(one run: merged from 2 process files)')
+    expect(stderr).toContain(
+      'Plant Store contract coverage is below the threshold:\n  - deletePlant 204 was never answered.',
+    )
+    expect(code).toBe(1)
+  },
+  playwrightRunTimeout,
+)
 
 test('a run whose dev server never starts prints the real error in one line, not a table of nothing', async () => {
   // A free loopback port for the server that never comes.
@@ -77,27 +90,31 @@ test('a run whose dev server never starts prints the real error in one line, not
   )
 })
 
-test('plant-store-mock coverage merges a Playwright run, a Vitest run and a pact into one table and one JSON', async () => {
-  const playwright = join(directory, 'coverage', 'e2e.json')
-  const e2e = await runPlaywright(['addPlant 409'], playwright)
-  expect(e2e.code).toBe(0)
-  const vitest = join(directory, 'coverage', 'unit.json')
-  expect((await runFixtureSuite([], [], vitest)).code).toBe(0)
-  const pact = join(directory, 'web-plant-store.json')
-  const interaction = {
-    description: 'a delete',
-    request: { method: 'DELETE', path: '/plants/3' },
-    response: { status: 204 },
-  }
-  await writeFile(pact, JSON.stringify({ consumer: { name: 'web' }, interactions: [interaction] }))
-  const merged = join(directory, 'coverage', 'merged.json')
+test(
+  'plant-store-mock coverage merges a Playwright run, a Vitest run and a pact into one table and one JSON',
+  async () => {
+    const playwright = join(directory, 'coverage', 'e2e.json')
+    const e2e = await runPlaywright(['addPlant 409'], playwright)
+    expect(e2e.code).toBe(0)
+    const vitest = join(directory, 'coverage', 'unit.json')
+    expect((await runFixtureSuite([], [], vitest)).code).toBe(0)
+    const pact = join(directory, 'web-plant-store.json')
+    const interaction = {
+      description: 'a delete',
+      request: { method: 'DELETE', path: '/plants/3' },
+      response: { status: 204 },
+    }
+    await writeFile(pact, JSON.stringify({ consumer: { name: 'web' }, interactions: [interaction] }))
+    const merged = join(directory, 'coverage', 'merged.json')
 
-  const { code, stdout } = await spawnCli(['coverage', vitest, playwright, pact, '--out', merged, '--min', '20']).done
-  expect(stdout).toMatch(/^1 HTTP interaction in 1 pact file, merged with 2 coverage reports\.\n/)
-  // Unit: list 200, list 401 ×2, add 200, add 409; end to end: list 200, list 401, add 200, add 409; the pact: delete 204.
-  expect(stdout).toContain(coverageLine(5))
-  expect(stdout).toMatch(/✓ listPlants +GET +\/plants +401 +3 +missing token 2 · invalid token 0 · expired token 1\n/)
-  expect(stdout).toMatch(/✓ deletePlant +DELETE +\/plants\/\{id\} +204 +1\n/)
-  expect(code).toBe(0)
-  expect(JSON.parse(await readFile(merged, 'utf8')) as CoverageReport).toMatchObject(share(5))
-})
+    const { code, stdout } = await spawnCli(['coverage', vitest, playwright, pact, '--out', merged, '--min', '20']).done
+    expect(stdout).toMatch(/^1 HTTP interaction in 1 pact file, merged with 2 coverage reports\.\n/)
+    // Unit: list 200, list 401 ×2, add 200, add 409; end to end: list 200, list 401, add 200, add 409; the pact: delete 204.
+    expect(stdout).toContain(coverageLine(5))
+    expect(stdout).toMatch(/✓ listPlants +GET +\/plants +401 +3 +missing token 2 · invalid token 0 · expired token 1\n/)
+    expect(stdout).toMatch(/✓ deletePlant +DELETE +\/plants\/\{id\} +204 +1\n/)
+    expect(code).toBe(0)
+    expect(JSON.parse(await readFile(merged, 'utf8')) as CoverageReport).toMatchObject(share(5))
+  },
+  2 * playwrightRunTimeout,
+)
