@@ -1,3 +1,4 @@
+import type { HttpMethod } from '../core/openapi.ts'
 import type { components } from '../generated/openapi.ts'
 
 export type ApiError = components['schemas']['Error']
@@ -26,8 +27,8 @@ export interface Connection {
   readonly fetch?: typeof fetch
 }
 
-/** The methods a client sends, as openapi-typescript names them in `paths`. */
-type Method = 'get' | 'post' | 'delete'
+/** The methods a client sends, as openapi-typescript names them in `paths`: any a contract may declare (`patch` too). */
+type Method = HttpMethod
 
 /** The paths of a contract's `paths` type that have this method. */
 export type PathsWith<Paths, M extends Method> = {
