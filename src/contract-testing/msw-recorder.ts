@@ -5,6 +5,7 @@ import { templatePattern } from '../core/path-template.ts'
 import { redactedBodyText, redactedHeader, redactedJson, redactedSearch, redactedToken } from '../core/redaction.ts'
 import type { PlantStore } from '../core/store.ts'
 import { contract } from '../generated/contract.ts'
+import { contractInputs } from '../generated/contract-inputs.ts'
 import { storeBehind } from '../msw/handlers.ts'
 import { plantStoreContract } from './contract-checker.ts'
 import { bearerPattern, type PactMatchingRules, requestRules, responseRules } from './pact-matching.ts'
@@ -271,7 +272,7 @@ export function recordMswPact(
             status: response.status,
             request: {
               path: templatePattern(operation.template).exec(url.pathname)?.groups ?? {},
-              query: url.searchParams,
+              query: declaredQuery(operation.operationId, url.searchParams),
               body: sentJson,
             },
             body: answeredJson,
@@ -373,6 +374,24 @@ function callerOf(store: PlantStore, authorization: string): Promise<Caller | un
     return { token, scopes }
   }
   return store.settled ? read() : store.ready.then(read, () => undefined)
+}
+
+/**
+ * The query parameters of a recorded request that the contract declares for
+ * its operation: the mock that answered ignores any other (`api_key`), so
+ * they say nothing of its answer. (Replay keeps them: a recording of another
+ * provider may mean something by them.)
+ */
+function declaredQuery(operationId: string, query: URLSearchParams): URLSearchParams {
+  const inputs: Readonly<
+    Record<string, { readonly parameters: readonly { readonly name: string; readonly in: string }[] }>
+  > = contractInputs.operations
+  const declared = new Set(
+    (Object.hasOwn(inputs, operationId) ? (inputs[operationId]?.parameters ?? []) : [])
+      .filter((parameter) => parameter.in === 'query')
+      .map(({ name }) => name),
+  )
+  return new URLSearchParams([...query].filter(([name]) => declared.has(name)))
 }
 
 /** The states of a request, and the request body's paths they pin. */
