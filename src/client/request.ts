@@ -26,8 +26,12 @@ export interface Connection {
   readonly fetch?: typeof fetch
 }
 
-/** The methods a client sends, as openapi-typescript names them in `paths`. */
-type Method = 'get' | 'post' | 'delete'
+/**
+ * The methods a client sends, as openapi-typescript names them in `paths`:
+ * every one an OpenAPI path item may declare (`patch` too), so a contract's
+ * new method needs no edit here.
+ */
+type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace'
 
 /** The paths of a contract's `paths` type that have this method. */
 export type PathsWith<Paths, M extends Method> = {

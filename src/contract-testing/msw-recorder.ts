@@ -1,12 +1,15 @@
 import { matchRequestUrl } from 'msw'
 import type { SetupServer } from 'msw/node'
+import { type CoreOperationId, type Evidence, operations } from '../core/operations/index.ts'
 import { templatePattern } from '../core/path-template.ts'
 import { redactedBodyText, redactedHeader, redactedJson, redactedSearch, redactedToken } from '../core/redaction.ts'
 import type { PlantStore } from '../core/store.ts'
 import { contract } from '../generated/contract.ts'
+import { contractInputs } from '../generated/contract-inputs.ts'
 import { storeBehind } from '../msw/handlers.ts'
 import { plantStoreContract } from './contract-checker.ts'
 import { bearerPattern, type PactMatchingRules, requestRules, responseRules } from './pact-matching.ts'
+import { statesOf } from './provider-states.ts'
 
 /** A provider state as a V4 pact names it. */
 export interface RecordedProviderState {
@@ -78,10 +81,13 @@ export interface MswRecorderOptions {
    */
   include?: readonly string[]
   /**
-   * Name the provider states each answer needs, from the store's state
-   * before the request (default `true`): `the tenant has {count} plants`,
-   * `a plant with id {id} exists`, `no plant with id {id} exists`, each with
-   * `scopes` when the caller's token lacks one; the request then sends
+   * Name the provider states each answer needs (default `true`), from what
+   * the answer says held before it, as its operation reads it back (its
+   * descriptor's `readBack`, `src/core/operations/`): `the tenant has
+   * {count} plants`, `a plant with id {id} exists`, `no plant with id {id}
+   * exists`, each with `scopes` when the caller's token lacks one (an
+   * answer that says nothing of the plants, a 400 or a 403, names `the
+   * tenant has {count} plants` with `count: 0`); the request then sends
    * `Authorization` from the state's `token` (provider-state injection). A
    * request sent with an unknown or expired token sends a fixed placeholder
    * that no provider accepts instead, and names no state; one sent without
@@ -103,8 +109,8 @@ export interface MswRecorderOptions {
    */
   matchers?: boolean
   /**
-   * The store the handlers answer from, read before each request to name
-   * its states. Default: the store behind the server's Plant Store handlers
+   * The store the handlers answer from, asked as each request starts who
+   * its caller is (the token's scopes). Default: the store behind the server's Plant Store handlers
    * (`setupPlantStoreServer`, `createHandlers`).
    */
   store?: PlantStore
@@ -131,12 +137,10 @@ export interface MswRecorder {
   stop(): void
 }
 
-/** The caller and its tenant's plants as the store held them when a request started. */
-interface Before {
+/** The caller of a request, as the store knew it when the request started. */
+interface Caller {
   readonly token: string
   readonly scopes: readonly string[]
-  readonly count: number
-  readonly ids: ReadonlySet<number>
 }
 
 interface Pending {
@@ -145,8 +149,8 @@ interface Pending {
   /** Whether a bearer token is one the mock's store accepts (its own); any other is never written. */
   accepted: (token: string) => boolean
   context: string | undefined
-  /** The store's state for the request's caller, when states are inferred and the caller is known. */
-  before: Promise<Before | undefined> | Before | undefined
+  /** The request's caller, when states are inferred and the store accepts its token. */
+  before: Promise<Caller | undefined> | Caller | undefined
 }
 
 const defaultRequestHeaders = ['authorization', 'content-type']
@@ -164,9 +168,11 @@ const injectedAuthorization = 'Bearer ${token}'
  * `@pactflow/pact-msw-adapter` fails on every request with a body.
  *
  * Each interaction names the documented provider states that make its
- * answer reproducible, read from the store before the request (a list of 5
- * → `the tenant has {count} plants` with count 5; a 204 on id 3 → `a plant
- * with id {id} exists`), sends `Authorization` from the state's `token`
+ * answer reproducible, from what the answer says held before it, as its
+ * operation reads it back (a list of 5 → `the tenant has {count} plants`
+ * with count 5; a 204 on id 3 → `a plant with id {id} exists`): a new
+ * operation is recorded as its own file says, never guessed from its path.
+ * It sends `Authorization` from the state's `token`
  * (Pact's provider-state injection), and matches by the rules the contract
  * gives (see `docs/guides/provider-teams.md`). The status, path ids, the
  * query and values the contract refuses stay exact.
@@ -237,7 +243,7 @@ export function recordMswPact(
     const found = storeOf()
     const accepted = (token: string) => found?.isTokenValid(token) ?? false
     const authorization = request.headers.get('authorization')
-    const before = inferStates && found && authorization !== null ? stateBefore(found, authorization) : undefined
+    const before = inferStates && found && authorization !== null ? callerOf(found, authorization) : undefined
     // Clone now: by the time the answer is known, a handler has read the original body.
     pending.set(requestId, { request: request.clone(), url, accepted, context: context?.(), before })
   }
@@ -259,7 +265,19 @@ export function recordMswPact(
     const placeholder = requestSent.headers?.authorization?.[0]?.endsWith(` ${redactedToken}`) === true
     const operation = plantStoreContract.operationOf(request.method, url.pathname, { derivedHead: true })
     const sentJson = requestBody && typeof requestBody.content !== 'string' ? requestBody.content : undefined
-    const inferred = caller && operation ? statesFor(caller, operation.template, url.pathname, sentJson) : undefined
+    const answeredJson = responseBody && typeof responseBody.content !== 'string' ? responseBody.content : undefined
+    const inferred =
+      caller && operation
+        ? statesFor(caller, operation, {
+            status: response.status,
+            request: {
+              path: templatePattern(operation.template).exec(url.pathname)?.groups ?? {},
+              query: declaredQuery(operation.operationId, url.searchParams),
+              body: sentJson,
+            },
+            body: answeredJson,
+          })
+        : undefined
     const requestRulesOf =
       matchers && operation
         ? requestRules(
@@ -288,7 +306,7 @@ export function recordMswPact(
       matchers && operation
         ? responseRules(plantStoreContract, operation, response.status, {
             headers: answered.headers ?? {},
-            body: responseBody && typeof responseBody.content !== 'string' ? responseBody.content : undefined,
+            body: answeredJson,
           })
         : {}
     if (placeholder && !matchers && typeof responseBody?.content === 'object' && responseBody.content !== null) {
@@ -343,20 +361,37 @@ export function recordMswPact(
 }
 
 /**
- * The caller of a request and its tenant's plants, read from the store
- * before any handler runs (after a load or reset under way, like the
- * handlers do); `undefined` for a token the store does not accept (it is
- * recorded as sent, and its 401 needs no state).
+ * The caller of a request, read from the store before any handler runs
+ * (after a load or reset under way, like the handlers do); `undefined` for a
+ * token the store does not accept (it is recorded as sent, and its 401
+ * needs no state).
  */
-function stateBefore(store: PlantStore, authorization: string): Promise<Before | undefined> | Before | undefined {
-  const read = (): Before | undefined => {
+function callerOf(store: PlantStore, authorization: string): Promise<Caller | undefined> | Caller | undefined {
+  const read = (): Caller | undefined => {
     const token = /^Bearer +(\S+)$/i.exec(authorization)?.[1]
     if (token === undefined || !store.isTokenValid(token)) return undefined
-    const { tenantId, scopes } = store.resolveToken(token)
-    const plants = store.listPlants(tenantId)
-    return { token, scopes, count: plants.length, ids: new Set(plants.map(({ id }) => id)) }
+    const { scopes } = store.resolveToken(token)
+    return { token, scopes }
   }
   return store.settled ? read() : store.ready.then(read, () => undefined)
+}
+
+/**
+ * The query parameters of a recorded request that the contract declares for
+ * its operation: the mock that answered ignores any other (`api_key`), so
+ * they say nothing of its answer. (Replay keeps them: a recording of another
+ * provider may mean something by them.)
+ */
+function declaredQuery(operationId: string, query: URLSearchParams): URLSearchParams {
+  const inputs: Readonly<
+    Record<string, { readonly parameters: readonly { readonly name: string; readonly in: string }[] }>
+  > = contractInputs.operations
+  const declared = new Set(
+    (Object.hasOwn(inputs, operationId) ? (inputs[operationId]?.parameters ?? []) : [])
+      .filter((parameter) => parameter.in === 'query')
+      .map(({ name }) => name),
+  )
+  return new URLSearchParams([...query].filter(([name]) => declared.has(name)))
 }
 
 /** The states of a request, and the request body's paths they pin. */
@@ -367,23 +402,34 @@ interface Inferred {
 
 /**
  * The documented states that make an answer reproducible at any provider:
- * about the plant a request names (by an integer `id` in its path or its
- * body), else about how many plants the tenant holds; with the caller's
- * `scopes` when it lacks one of the contract's.
+ * what the answer says held before the request, as its operation's
+ * descriptor reads it back (`readBack`), each piece as the state
+ * `evidenceStates` names for it; an answer that says nothing of the plants
+ * (a 400, a 403, a HEAD) names an empty tenant. Each with the caller's
+ * `scopes` when it lacks one of the contract's. A body `id` a state names is
+ * pinned exact.
  */
-function statesFor(caller: Before, template: string, path: string, body: unknown): Inferred {
+function statesFor(
+  caller: Caller,
+  operation: { readonly operationId: string },
+  answer: Parameters<(typeof operations)[CoreOperationId]['readBack']>[0],
+): Inferred {
   const scopes = contract.scopes.filter((scope) => caller.scopes.includes(scope))
   const scopeParam = scopes.length === contract.scopes.length ? {} : { scopes }
-  const pathId = templatePattern(template).exec(path)?.groups?.id
-  const bodyId = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined
-  const id = pathId !== undefined && /^-?\d+$/.test(pathId) ? Number(pathId) : bodyId
-  if (typeof id === 'number' && Number.isSafeInteger(id)) {
-    const name = caller.ids.has(id) ? 'a plant with id {id} exists' : 'no plant with id {id} exists'
-    return { states: [{ name, params: { id, ...scopeParam } }], exact: id === bodyId ? ['$.id'] : [] }
-  }
+  const descriptor = Object.hasOwn(operations, operation.operationId)
+    ? operations[operation.operationId as CoreOperationId]
+    : undefined
+  const evidence: readonly Evidence[] = descriptor?.readBack(answer) ?? []
+  const named = statesOf(evidence)
+  const states = named.length > 0 ? named : [{ name: 'the tenant has {count} plants', params: { count: 0 } }]
+  const bodyId =
+    typeof answer.request.body === 'object' && answer.request.body !== null
+      ? (answer.request.body as { id?: unknown }).id
+      : undefined
+  const pinned = states.some(({ params }) => bodyId !== undefined && params.id === bodyId)
   return {
-    states: [{ name: 'the tenant has {count} plants', params: { count: caller.count, ...scopeParam } }],
-    exact: [],
+    states: states.map(({ name, params }) => ({ name, params: { ...params, ...scopeParam } })),
+    exact: pinned ? ['$.id'] : [],
   }
 }
 

@@ -1,4 +1,5 @@
 import { fixtureTokens } from '../../fixtures/world.ts'
+import type { Evidence } from '../core/operations/index.ts'
 import { formatBytes, plantCost } from '../core/plant-budget.ts'
 import { randomId } from '../core/random.ts'
 import { scopes as contractScopes, type Scope } from '../core/schemas.ts'
@@ -144,6 +145,60 @@ function scopesParam(state: string, params: StateParams): readonly Scope[] {
 const plantWithId = 'a plant with id {id} exists'
 const noPlantWithId = 'no plant with id {id} exists'
 const tenantHasCount = 'the tenant has {count} plants'
+
+/** A portable provider state with its parameters, as a pact names it (`scopes` apart). */
+export interface NamedState {
+  readonly name: string
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/**
+ * The portable provider state that makes each kind of {@link Evidence}
+ * (what an answer says held before its request, as its operation's
+ * `readBack` reads it) true at any provider: what the msw recorder names
+ * for a recorded answer. One entry per kind, so a new kind fails `tsc`
+ * here; `undefined` where none is needed or none exists:
+ *
+ * | Evidence | State |
+ * |---|---|
+ * | `exists` (id) | `a plant with id {id} exists` |
+ * | `missing` (id) | `no plant with id {id} exists` |
+ * | `listed` (n plants, however cut) | `the tenant has {count} plants` with `count: n`: the same list, cut or not |
+ * | `room` | none: every state's tenant has room for one more |
+ * | `full` | none: no portable state fills a tenant to its quota |
+ * | `wrote` | none: what held after the request, not before |
+ *
+ * @example
+ * evidenceStates.exists({ kind: 'exists', id: 3, otherwise: 404 }) // { name: 'a plant with id {id} exists', params: { id: 3 } }
+ */
+export const evidenceStates: {
+  readonly [Kind in Evidence['kind']]: (evidence: Extract<Evidence, { kind: Kind }>) => NamedState | undefined
+} = {
+  exists: ({ id }) => ({ name: plantWithId, params: { id } }),
+  missing: ({ id }) => ({ name: noPlantWithId, params: { id } }),
+  listed: ({ plants }) =>
+    Array.isArray(plants) ? { name: tenantHasCount, params: { count: plants.length } } : undefined,
+  room: () => undefined,
+  full: () => undefined,
+  wrote: () => undefined,
+}
+
+/**
+ * The states that make every piece of an answer's evidence true (in its
+ * order, without repeats).
+ *
+ * @example
+ * statesOf(operations.deletePlant.readBack({ status: 204, request, body: undefined }))
+ * // [{ name: 'a plant with id {id} exists', params: { id: 3 } }]
+ */
+export function statesOf(evidence: readonly Evidence[]): NamedState[] {
+  const states = new Map<string, NamedState>()
+  for (const piece of evidence) {
+    const state = (evidenceStates[piece.kind] as (piece: Evidence) => NamedState | undefined)(piece)
+    if (state) states.set(JSON.stringify(state), state)
+  }
+  return [...states.values()]
+}
 
 /**
  * The provider states the sandbox implements, keyed by their parameterised

@@ -1,5 +1,6 @@
 import { PlantStoreError } from './errors.ts'
 import { keyedQueue } from './keyed-queue.ts'
+import { plantCost } from './plant-budget.ts'
 import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
 import type { Tenant } from './tenants.ts'
 
@@ -158,6 +159,32 @@ export class PlantWrites {
       if (this.#persist) await this.#persist(change)
       const stored = plants.add(plant)
       await recorded(this.#record, change, () => plants.delete(plant.id))
+      return stored
+    })
+  }
+
+  /**
+   * Puts `change(plant)` in place of the tenant's plant with this id,
+   * keeping its place (and its id): the one write path of an operation that
+   * updates a plant, whatever it changes. Answers the plant after it, or
+   * `undefined` when the tenant has none (nothing changes then); rejects
+   * with `sandbox_full` when the plant grows past the store's budget.
+   *
+   * @example
+   * await writes.update('acme', 7, (plant) => ({ ...plant, name: 'Boston fern' }))
+   */
+  update(tenantId: string, id: number, change: (plant: StoredPlant) => StoredPlant): Promise<StoredPlant | undefined> {
+    return this.#serially(tenantId, async () => {
+      const { plants } = this.#tenant(tenantId)
+      const before = plants.get(id)
+      if (!before) return undefined
+      const plant: StoredPlant = { ...change(before), id }
+      const grown = plantCost(plant) - plantCost(before)
+      if (grown > 0) plants.checkRoomFor(grown)
+      const written = { kind: 'plant', tenantId, id, plant, before } as const
+      if (this.#persist) await this.#persist(written)
+      const stored = plants.replace(plant)
+      await recorded(this.#record, written, () => plants.replace(before))
       return stored
     })
   }

@@ -51,6 +51,10 @@ export class StorePlants {
     return this.#writes.add(tenantId, plant)
   }
 
+  update(tenantId: string, id: number, change: (plant: StoredPlant) => StoredPlant): Promise<StoredPlant | undefined> {
+    return this.#writes.update(tenantId, id, change)
+  }
+
   delete(tenantId: string, id: number): Promise<StoredPlant | undefined> {
     return this.#writes.delete(tenantId, id)
   }

@@ -346,7 +346,7 @@ export class PlantStore {
   /**
    * A tenant's plants to query with `@msw/data`'s API (`findMany`,
    * `findFirst`, `count`, `all`), oldest first. Read-only: change them through
-   * the API (or {@link addPlant} and {@link deletePlant}), which keep the
+   * the API (or {@link addPlant}, {@link updatePlant} and {@link deletePlant}), which keep the
    * tenant's rules (unique ids, quota).
    *
    * @example
@@ -399,6 +399,28 @@ export class PlantStore {
    */
   addPlant(tenantId: string, plant: StoredPlant): Promise<StoredPlant> {
     return this.#plants.add(tenantId, plant)
+  }
+
+  /**
+   * Puts `change(plant)` in place of the tenant's plant with this id,
+   * keeping its place in the list and its id: what an operation that
+   * updates a plant (a partial update, a replace) writes through, with no
+   * change to the store or to any persistence layer (they apply the
+   * generic change). Answers the plant after it, or `undefined` when the
+   * tenant has none (nothing changes). Rejects with `sandbox_full` when the
+   * plant grows past {@link PlantStoreOptions.plantBytes}. Written through
+   * {@link PlantStoreOptions.persist} first.
+   *
+   * @example
+   * const plant = await store.updatePlant('acme', 1, (held) => ({ ...held, name: 'Boston fern' }))
+   * if (!plant) throw new PlantStoreError('not_found', 'No plant with id 1 exists.')
+   */
+  updatePlant(
+    tenantId: string,
+    id: number,
+    change: (plant: StoredPlant) => StoredPlant,
+  ): Promise<StoredPlant | undefined> {
+    return this.#plants.update(tenantId, id, change)
   }
 
   /**

@@ -65,7 +65,12 @@ export class TenantPlants {
    * this tenant is charged to (if any), in all or in its owner's share.
    */
   checkRoom(plant: StoredPlant): void {
-    this.#budget?.admit(plantCost(plant), this.#owner, 'this plant')
+    this.checkRoomFor(plantCost(plant))
+  }
+
+  /** Throws `sandbox_full` (507) when `bytes` more (a plant grown by an update) do not fit the budget. */
+  checkRoomFor(bytes: number, what = 'this plant'): void {
+    this.#budget?.admit(bytes, this.#owner, what)
   }
 
   /** Its list as JSON bytes: made on the first call, then kept up to date by every add and delete. */
@@ -125,6 +130,20 @@ export class TenantPlants {
     this.#plants.set(stored.id, stored)
     this.#count(plantCost(stored))
     this.#encoded?.append(stored)
+    return stored
+  }
+
+  /**
+   * Puts a valid plant in place of the one with its id (the store checks
+   * there is one, and the room), keeping its place; answers it, frozen.
+   */
+  replace(plant: StoredPlant): StoredPlant {
+    const held = this.#plants.get(plant.id)
+    const stored = Object.freeze({ ...plant })
+    // A Map keeps a key's place when it is set again: the list order stays the creation order.
+    this.#plants.set(stored.id, stored)
+    this.#count(plantCost(stored) - (held === undefined ? 0 : plantCost(held)))
+    this.#encoded?.replace(stored)
     return stored
   }
 
@@ -233,6 +252,27 @@ export class EncodedList {
     page.ids.push(plant.id)
     page.ends.push(page.length)
     this.#count++
+  }
+
+  /** Puts a plant's value in place of the one with its id (if it holds one), in its place. */
+  replace(plant: StoredPlant): void {
+    for (const page of this.#pages) {
+      const k = page.ids.indexOf(plant.id)
+      if (k === -1) continue
+      const value = utf8.encoder.encode(JSON.stringify(toPlant(plant)))
+      const from = k === 0 ? 0 : page.ends[k - 1]! + 1
+      const to = page.ends[k]!
+      const grown = value.length - (to - from)
+      // New bytes: the old ones may be on their way to a client.
+      const bytes = new Uint8Array(Math.max(page.bytes.length, page.length + grown))
+      bytes.set(page.bytes.subarray(0, from))
+      bytes.set(value, from)
+      bytes.set(page.bytes.subarray(to, page.length), from + value.length)
+      for (let i = k; i < page.ends.length; i++) page.ends[i]! += grown
+      page.bytes = bytes
+      page.length += grown
+      return
+    }
   }
 
   /** Deletes the value of the plant with this id (if it holds one). */

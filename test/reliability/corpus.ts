@@ -24,6 +24,7 @@ import {
   refusedValues,
 } from '../../src/contract-testing/boundaries.ts'
 import { contractAnswers } from '../../src/generated/contract-answers.ts'
+import { contractInputs } from '../../src/generated/contract-inputs.ts'
 import { plantStorePaths, wrongMethodCases } from '../support/allow.ts'
 import { operationRequests } from '../support/operation-requests.ts'
 
@@ -415,20 +416,32 @@ post('creates with a tag of 256 characters', `{"id":100,"name":"Fern","tag":"${'
 post('creates with a tag of 257 characters', `{"id":100,"name":"Fern","tag":"${'t'.repeat(257)}"}`, 400)
 post('creates with an empty tag', '{"id":100,"name":"Fern","tag":""}', 200)
 
-// ─── Bodies: values each field's schema refuses ───────────────────────────────
-// Every field of the body schema, with the values its schema refuses (src/contract-testing/boundaries.ts):
-// other types, values past its bounds. A field added to the contract is sent here by itself.
-const newPlant = bodySchemaOf('NewPlant')
-for (const [field, schema] of Object.entries(newPlant.properties)) {
-  for (const value of refusedValues(schema, 100)) {
-    const body = { id: 100, name: 'Fern', [field]: value }
-    const shown = JSON.stringify(value)
-    post(
-      `creates with ${field} as ${shown.length > 24 ? `${shown.slice(0, 12)}… (${shown.length} chars)` : shown}`,
-      JSON.stringify(body),
-      400,
-    )
+// ─── Bodies: values each field's schema refuses, sizes and types, for every operation that takes a body ─────
+// Derived (src/contract-testing/boundaries.ts, the body's example): every field of each operation's body schema
+// with the values its schema refuses, on the example (400); the example padded to 1 MiB, past any body limit
+// (413); the example as text/plain (415). A field, or an operation that takes a body, is sent here by itself.
+for (const operation of operations) {
+  const spec = contractInputs.operations[operation.operationId as keyof typeof contractInputs.operations].body
+  if (operation.body === undefined || spec === null) continue
+  const { method, path } = operation
+  const example = JSON.parse(operation.body) as Record<string, unknown>
+  for (const [field, schema] of Object.entries(bodySchemaOf(spec.schema).properties)) {
+    const sample = typeof example[field] === 'number' ? (example[field] as number) : 1
+    for (const value of refusedValues(schema, sample)) {
+      const shown = JSON.stringify(value)
+      add(
+        `${method} ${path} with ${field} as ${shown.length > 24 ? `${shown.slice(0, 12)}… (${shown.length} chars)` : shown}`,
+        { ...request(operation, [W]), body: JSON.stringify({ ...example, [field]: value }), status: 400 },
+      )
+    }
   }
+  const padded = `${operation.body.slice(0, -1)},"pad":"${'p'.repeat(1 << 20)}"}`
+  add(`${method} ${path} with a 1 MiB body`, { ...request(operation, [W]), body: padded, status: 413 })
+  add(`${method} ${path} with its example as text/plain`, {
+    ...request(operation, [W]),
+    headers: [W, ['content-type', 'text/plain']],
+    status: 415,
+  })
 }
 post('creates with tag as null, which counts as absent', '{"id":100,"name":"Fern","tag":null}', 200)
 post('creates with id as a numeric string', '{"id":"100","name":"Fern"}', 400)

@@ -13,13 +13,20 @@ import type { OperationDescriptors } from './operation.ts'
 
 export type {
   CoreOperationId,
+  DeclaredStatus,
   Evidence,
+  NotSure,
   Operation,
+  OperationDefinition,
   OperationDescriptor,
   OperationId,
+  OwnStatus,
+  ReadBackAnswer,
+  ReadBacks,
+  RecordedAnswer,
   RecordedRequest,
   Trace,
 } from './operation.ts'
-export { recordedId } from './operation.ts'
+export { coreStatuses, defineOperation, notSure, recordedId, successStatus } from './operation.ts'
 
 export const operations: OperationDescriptors = { listPlants, addPlant, deletePlant }

@@ -1,5 +1,6 @@
 import type { contract } from '../../generated/contract.ts'
 import { contractAnswers } from '../../generated/contract-answers.ts'
+import type { operations as contractOperations } from '../../generated/openapi.ts'
 import type { CoreRequest, CoreResponse } from '../http.ts'
 import type { Inputs } from '../inputs.ts'
 import type { HeadOperationId } from '../router.ts'
@@ -71,30 +72,104 @@ export type Evidence =
   | { readonly kind: 'wrote'; readonly id: number; readonly plant: StoredPlant | undefined }
 
 /**
- * Everything an operation means, in its own file (`<operation-id>.ts`): its
- * handler, and how a recorded answer of it reads back ({@link Evidence}).
- * Every layer that needs to know what an operation did iterates these (the
- * type lists every operation of the contract), so none can miss one.
+ * Every status the contract declares for an operation (from the generated
+ * types: a status added to the contract is a key here at once).
+ */
+export type DeclaredStatus<Id extends CoreOperationId> = keyof contractOperations[Id]['responses'] & number
+
+/**
+ * The statuses the core answers for any operation before or instead of
+ * running it (its inputs, auth, body size and type, storage): they say
+ * nothing of the tenant's plants, so no operation reads them back.
+ */
+export const coreStatuses = [400, 401, 403, 413, 415, 503] as const
+
+/** A status the operation answers itself: each one it declares, but {@link coreStatuses}. */
+export type OwnStatus<Id extends CoreOperationId> = Exclude<DeclaredStatus<Id>, (typeof coreStatuses)[number]>
+
+/** A recorded answer to read back: its status, the request, and the JSON body (`undefined` when none). */
+export interface RecordedAnswer {
+  readonly status: number
+  readonly request: RecordedRequest
+  readonly body: unknown
+}
+
+/**
+ * Why an answer says nothing sure after all (an id that is not one, a body
+ * that is not the contract's, a parameter nothing reads back): the one way
+ * for an answer the operation gives itself to say nothing, and it must say why.
  *
  * @example
- * export const deletePlant: OperationDescriptor<'deletePlant'> = {
- *   handle: (store, principal, { path: { id } }) => …,
- *   readBack: ({ status, request }) => …,
- * }
+ * if (id === undefined) return notSure('the path id is not an integer')
  */
-export interface OperationDescriptor<Id extends CoreOperationId> {
+export interface NotSure {
+  readonly notSure: string
+}
+
+/** @example return notSure('a list parameter nothing reads back (an offset, a filter)') */
+export function notSure(why: string): NotSure {
+  return { notSure: why }
+}
+
+/** What one of an operation's own answers says: at least one {@link Evidence}, or why nothing. */
+export type ReadBackAnswer = readonly [Evidence, ...Evidence[]] | NotSure
+
+/**
+ * How each status the operation answers itself reads back: one entry per
+ * {@link OwnStatus} of the contract, each answering evidence or a reason.
+ * A status the contract gains is a missing key (`tsc` fails in the
+ * operation's file), and no entry can answer nothing without saying why.
+ */
+export type ReadBacks<Id extends CoreOperationId> = {
+  readonly [Status in OwnStatus<Id>]: (answer: RecordedAnswer) => ReadBackAnswer
+}
+
+/** What an operation's file writes: its handler and its {@link ReadBacks}; see {@link defineOperation}. */
+export interface OperationDefinition<Id extends CoreOperationId> {
   readonly handle: Operation<Id>
+  readonly readBacks: ReadBacks<Id>
+}
+
+/**
+ * Everything an operation means, in its own file (`<operation-id>.ts`): its
+ * handler, and how a recorded answer of it reads back ({@link Evidence}).
+ * Every layer that needs to know what an operation did (replay,
+ * `worldFromHar`, the pact recorder and provider states, conformance's
+ * clean-up) calls `readBack`, so none can miss one; the table of them
+ * lists every operation of the contract.
+ */
+export interface OperationDescriptor<Id extends CoreOperationId> extends OperationDefinition<Id> {
   /**
    * What an answer with this status (and JSON body, when it has one) says of
-   * the caller's tenant, for a request that passed auth; `[]`: nothing sure.
-   * A status the operation does not declare, or a parameter it does not read
-   * back, must say nothing.
+   * the caller's tenant, for a request that passed auth; `[]`: nothing sure
+   * (a status of the core's, one the operation does not declare, or an
+   * entry's {@link NotSure}).
    */
-  readBack(answer: {
-    readonly status: number
-    readonly request: RecordedRequest
-    readonly body: unknown
-  }): readonly Evidence[]
+  readBack(answer: RecordedAnswer): readonly Evidence[]
+}
+
+/**
+ * An operation's descriptor from its definition: `readBack` answers each
+ * own status from its entry of `readBacks`, anything else nothing.
+ *
+ * @example
+ * export const deletePlant = defineOperation<'deletePlant'>({
+ *   handle: (store, principal, { path: { id } }) => …,
+ *   readBacks: { 204: ({ request }) => …, 404: ({ request }) => … },
+ * })
+ */
+export function defineOperation<Id extends CoreOperationId>(
+  definition: OperationDefinition<Id>,
+): OperationDescriptor<Id> {
+  const entries: Readonly<Record<number, (answer: RecordedAnswer) => ReadBackAnswer>> = definition.readBacks
+  return {
+    ...definition,
+    readBack(answer) {
+      const entry = Object.hasOwn(entries, answer.status) ? entries[answer.status] : undefined
+      const read = entry?.(answer)
+      return read === undefined || 'notSure' in read ? [] : read
+    },
+  }
 }
 
 /** Every operation the core answers, by operationId, as its descriptor: a missing one fails `tsc`. */

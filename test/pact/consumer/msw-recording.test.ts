@@ -3,7 +3,7 @@
  * `recordMswPact` exactly as docs/guides/contract-testing.md shows it (built
  * on msw's life-cycle events: `@pactflow/pact-msw-adapter` 4 cannot read
  * request bodies under msw 3). The recorder names the provider states each
- * answer needs from the store's state before the request, sends the token
+ * answer needs from the answer, as its operation reads it back, sends the token
  * those states answer, and matches by the contract's rules: the provider
  * step verifies this pact against the sandbox and against an independent
  * Plant Store, and the gate against contracts/openapi.yaml.

@@ -1,6 +1,6 @@
 /**
  * What `recordMswPact` derives, request by request, and its options: states
- * read from the store before each request, tokens by provider-state
+ * read back from each answer by its operation's descriptor, tokens by provider-state
  * injection (or kept when the mock refused them), matching rules from the
  * contract, and the switches that turn each off. Writes no pact file.
  */
@@ -44,13 +44,13 @@ const injected = {
   },
 }
 
-describe('recordMswPact names the states an answer needs, from the store before the request', () => {
-  test('a list names how many plants the tenant held, however many the request changed before it', async () => {
+describe('recordMswPact names the states an answer needs, as its operation reads the answer back', () => {
+  test('a list names as many plants as it answered (a tenant of that many answers the same list, cut or not)', async () => {
     const [, list] = await record(async () => {
       await acme.addPlant({ id: 50, name: 'Fern' })
       await acme.listPlants({ limit: 3 })
     })
-    expect(list?.providerStates).toEqual([{ name: 'the tenant has {count} plants', params: { count: 6 } }])
+    expect(list?.providerStates).toEqual([{ name: 'the tenant has {count} plants', params: { count: 3 } }])
     expect(list?.request.query).toEqual({ limit: ['3'] })
     expect(list?.response.matchingRules?.body?.$).toEqual({
       combine: 'AND',
@@ -65,13 +65,26 @@ describe('recordMswPact names the states an answer needs, from the store before 
     expect(deleted?.request.generators).toEqual(injected)
   })
 
-  test('a reader’s request names its scopes', async () => {
+  test('a reader’s request names its scopes, with an empty tenant (a 403 says nothing of the plants)', async () => {
     const reader = new PlantStoreClient({ baseUrl: origin, token: fixtureTokens.acme.read })
     const [refused] = await record(() => reader.deletePlant(1))
     expect(refused?.response.status).toBe(403)
     expect(refused?.providerStates).toEqual([
-      { name: 'a plant with id {id} exists', params: { id: 1, scopes: ['plants:read'] } },
+      { name: 'the tenant has {count} plants', params: { count: 0, scopes: ['plants:read'] } },
     ])
+  })
+
+  test('a create names the id it took as free, a 409 the id as held, a 404 the id as missing', async () => {
+    const [created, taken, gone] = await record(async () => {
+      await acme.addPlant({ id: 70, name: 'Fern' })
+      await acme.addPlant({ id: 70, name: 'Fern' }).catch(() => undefined)
+      await acme.deletePlant(7070).catch(() => undefined)
+    })
+    expect(created?.providerStates).toEqual([{ name: 'no plant with id {id} exists', params: { id: 70 } }])
+    expect(taken?.response.status).toBe(409)
+    expect(taken?.providerStates).toEqual([{ name: 'a plant with id {id} exists', params: { id: 70 } }])
+    expect(gone?.response.status).toBe(404)
+    expect(gone?.providerStates).toEqual([{ name: 'no plant with id {id} exists', params: { id: 7070 } }])
   })
 
   test('a request the mock refused for its token sends a placeholder instead, and names no state', async () => {
@@ -91,17 +104,22 @@ describe('recordMswPact names the states an answer needs, from the store before 
 })
 
 describe('recordMswPact matches by the contract', () => {
-  test('an invalid value the answer is about stays exact; the id of the state too', async () => {
+  test('an invalid value the answer is about stays exact, the rest by type (a 400 names no plant)', async () => {
     const [refused] = await record(() => acme.addPlant({ id: 60, name: '', tag: 'fern' }))
     expect(refused?.response.status).toBe(400)
     expect(refused?.request.matchingRules?.body).toEqual({
-      '$.id': { combine: 'AND', matchers: [{ match: 'equality' }] },
+      '$.id': { combine: 'AND', matchers: [{ match: 'integer' }] },
       '$.tag': { combine: 'AND', matchers: [{ match: 'type' }] },
     })
     expect(refused?.response.matchingRules?.body).toEqual({
       '$.error': { combine: 'AND', matchers: [{ match: 'equality' }] },
       '$.message': { combine: 'AND', matchers: [{ match: 'type' }] },
     })
+  })
+  test('a body id a state names stays exact', async () => {
+    const [taken] = await record(() => acme.addPlant({ id: 1, name: 'Fern' }))
+    expect(taken?.response.status).toBe(409)
+    expect(taken?.request.matchingRules?.body?.['$.id']).toEqual({ combine: 'AND', matchers: [{ match: 'equality' }] })
   })
 })
 

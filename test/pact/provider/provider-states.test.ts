@@ -2,6 +2,8 @@
 import { createPlantStore, fixtureTokens } from 'plant-store-mock'
 import { createStateRunner, verificationTenantId } from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
+import { statesOf } from '../../../src/contract-testing/provider-states.ts'
+import type { Evidence } from '../../../src/core/operations/index.ts'
 
 async function setUp() {
   const store = createPlantStore()
@@ -119,4 +121,42 @@ describe('provider states', () => {
       runner.apply({ state: 'a plant with id {id} exists', params: { id: 'seven' }, action: 'setup' }),
     ).rejects.toThrow('needs the parameter "id" as an integer')
   })
+})
+
+describe('the states the msw recorder names for what an answer reads back', () => {
+  // One case per kind of evidence an operation's readBack answers (`satisfies` fails tsc for a new kind):
+  // the state named for it, set up, makes it true; the kinds no state sets up name none.
+  const cases = {
+    exists: [
+      { kind: 'exists', id: 7, otherwise: 404 },
+      (store) => store.getPlant(verificationTenantId, 7) !== undefined,
+    ],
+    missing: [
+      { kind: 'missing', id: 7, otherwise: 204 },
+      (store) => store.getPlant(verificationTenantId, 7) === undefined,
+    ],
+    listed: [
+      { kind: 'listed', plants: [{ name: 'a' }, { name: 'b' }], cut: 2 },
+      (store) => store.listPlants(verificationTenantId, 2).length === 2,
+    ],
+    room: [{ kind: 'room' }, undefined],
+    full: [{ kind: 'full' }, undefined],
+    wrote: [{ kind: 'wrote', id: 7, plant: undefined }, undefined],
+  } satisfies {
+    [Kind in Evidence['kind']]: readonly [
+      Extract<Evidence, { kind: Kind }>,
+      ((store: ReturnType<typeof createPlantStore>) => boolean) | undefined,
+    ]
+  }
+
+  for (const [kind, [evidence, holds]] of Object.entries(cases)) {
+    test(`${kind}: ${holds ? 'the state named for it makes it true' : 'names no state'}`, async () => {
+      const states = statesOf([evidence as Evidence])
+      if (!holds) return expect(states).toEqual([])
+      expect(states).toHaveLength(1)
+      const { store, runner } = await setUp()
+      for (const { name, params } of states) await runner.apply({ state: name, params, action: 'setup' })
+      expect(holds(store)).toBe(true)
+    })
+  }
 })
