@@ -19,6 +19,7 @@ import {
 } from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
 import { contractInputs } from '../../src/generated/contract-inputs.ts'
+import { requiredHeaders } from '../support/contract.ts'
 
 const baseUrl = 'https://plants.example.com'
 const both = ['plants:read', 'plants:write'] as const
@@ -403,6 +404,12 @@ test('forty plants that look alike, twenty of them deleted between two lists, gi
   )
 })
 
+/** The headers a hand-written answer carries: its body's type, and every one the contract requires for the status. */
+const recordedHeaders = (operationId: string, status: number, body = true) => ({
+  ...(body ? { 'content-type': 'application/json' } : {}),
+  ...Object.fromEntries(requiredHeaders(operationId, status).map(({ name, value }) => [name, value])),
+})
+
 describe('a recording no world gives is said to be one, naming the first answer no world gives', () => {
   const error = (status: number) => JSON.stringify({ error: status, message: 'No plant with id 2 exists.' })
   const session: SessionRequest[] = [
@@ -418,8 +425,8 @@ describe('a recording no world gives is said to be one, naming the first answer 
     {
       what: 'a 204 delete of an id a 404 showed absent, nothing created between',
       har: harOf(session, [
-        { status: 404, body: error(404) },
-        { status: 204, body: null },
+        { status: 404, headers: recordedHeaders('deletePlant', 404), body: error(404) },
+        { status: 204, headers: recordedHeaders('deletePlant', 204, false), body: null },
       ]),
       message:
         'no world gives every recorded answer: tenant north, entry 1 (DELETE /plants/2 answered 204): plant 2 exists here, but entry 0 showed it absent or deleted it, and no recorded create made it since.',
@@ -427,8 +434,8 @@ describe('a recording no world gives is said to be one, naming the first answer 
     {
       what: 'a whole list, then a cut one of a plant it did not show, nothing written between',
       har: harOf(lists, [
-        { status: 200, body: JSON.stringify([{ name: 'Fern' }]) },
-        { status: 200, body: JSON.stringify([{ name: 'Moss' }]) },
+        { status: 200, headers: recordedHeaders('listPlants', 200), body: JSON.stringify([{ name: 'Fern' }]) },
+        { status: 200, headers: recordedHeaders('listPlants', 200), body: JSON.stringify([{ name: 'Moss' }]) },
       ]),
       message:
         'no world gives every recorded answer: tenant north, entry 1 (GET /plants?limit=1 answered 200): no starting plants that give the answers before this list give it too (its plants, in its order).',
