@@ -5,6 +5,7 @@
  * errors are recorded while an attack runs.
  */
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import type { Tenant } from './attack.ts'
 
 /** What one request got back. */
 export interface Answer {
@@ -32,6 +33,31 @@ export interface Call {
   agent?: Agent
   /** The loopback address to send from (e.g. `127.0.0.2`): another client, as the sandbox sees it. */
   localAddress?: string
+}
+
+/**
+ * Provisions one tenant (`POST /__sandbox/tenants` with `recipe`), from `localAddress` and with `adminKey` when
+ * given; throws unless the sandbox answers 201.
+ *
+ * @example
+ * const { tokens } = await provision(url, { recipe: { plants: 1 }, localAddress: '127.0.0.2' })
+ */
+export async function provision(
+  baseUrl: string,
+  options: { recipe?: Record<string, unknown>; localAddress?: string; adminKey?: string } = {},
+): Promise<Tenant> {
+  const { recipe = {}, localAddress, adminKey } = options
+  const answer = await send(baseUrl, {
+    method: 'POST',
+    path: '/__sandbox/tenants',
+    headers: adminKey === undefined ? {} : { 'x-admin-key': adminKey },
+    body: JSON.stringify(recipe),
+    keepBody: true,
+    timeoutMs: 30_000,
+    ...(localAddress === undefined ? {} : { localAddress }),
+  })
+  if (answer.status !== 201) throw new Error(`provisioning answered ${answer.status}: ${answer.text.slice(0, 200)}`)
+  return JSON.parse(answer.text) as Tenant
 }
 
 /**

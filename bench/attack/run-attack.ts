@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fixtureTokens } from '../../fixtures/world.ts'
 import type { Attack, AttackContext, Check, Tenant } from './attack.ts'
-import { percentile, send, startVictim } from './client.ts'
+import { percentile, provision as provisionTenant, send, startVictim } from './client.ts'
 import { builtBin, type SandboxProcess, startSandboxProcess } from './sandbox-process.ts'
 
 /** One row of the report (of a sandbox attack, or of a tool attack: `tool-attack.ts`). */
@@ -77,19 +77,12 @@ async function attackRunning(
   binFolder: string,
 ): Promise<AttackResult> {
   const { url, port } = sandbox
-  const provision = async (recipe: Record<string, unknown> = {}, localAddress?: string): Promise<Tenant> => {
-    const answer = await send(url, {
-      method: 'POST',
-      path: '/__sandbox/tenants',
-      headers: attack.adminKey === undefined ? {} : { 'x-admin-key': attack.adminKey },
-      body: JSON.stringify(recipe),
-      keepBody: true,
-      timeoutMs: 30_000,
+  const provision = (recipe: Record<string, unknown> = {}, localAddress?: string): Promise<Tenant> =>
+    provisionTenant(url, {
+      recipe,
       ...(localAddress === undefined ? {} : { localAddress }),
+      ...(attack.adminKey === undefined ? {} : { adminKey: attack.adminKey }),
     })
-    if (answer.status !== 201) throw new Error(`provisioning answered ${answer.status}: ${answer.text.slice(0, 200)}`)
-    return JSON.parse(answer.text) as Tenant
-  }
 
   const victimToken =
     attack.victim === 'acme'

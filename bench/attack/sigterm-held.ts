@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path'
 import { type Attack, type Tenant, tally } from './attack.ts'
-import { type Answer, send } from './client.ts'
+import { type Answer, provision, send } from './client.ts'
 import { newFolder, startOnStateFile } from './state-files.ts'
 
 const addresses = ['127.0.0.2', '127.0.0.3', '127.0.0.4'] as const
@@ -36,15 +36,7 @@ export function sigtermHeldAttack(): Attack {
         try {
           const tenants: Tenant[] = []
           for (const localAddress of addresses) {
-            const made = await send(first.url, {
-              method: 'POST',
-              path: '/__sandbox/tenants',
-              body: '{"plants":1}',
-              keepBody: true,
-              localAddress,
-            })
-            if (made.status !== 201) throw new Error(`provisioning answered ${made.status}`)
-            tenants.push(JSON.parse(made.text) as Tenant)
+            tenants.push(await provision(first.url, { recipe: { plants: 1 }, localAddress }))
           }
           const answers: Promise<Answer & { create?: number; tenant: number }>[] = []
           for (const [t, localAddress] of addresses.entries()) {

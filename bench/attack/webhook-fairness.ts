@@ -11,8 +11,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fixtureTokens } from '../../fixtures/world.ts'
-import type { Attack, Tenant } from './attack.ts'
-import { pool, send } from './client.ts'
+import type { Attack } from './attack.ts'
+import { pool, provision, send } from './client.ts'
 import { startSandboxProcess } from './sandbox-process.ts'
 
 const attacker = '127.0.0.2'
@@ -50,20 +50,11 @@ export function webhookFairnessAttack(): Attack {
       const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/plant/webhook`
       const sandbox = await startSandboxProcess({ flags: ['--webhook-url', hook] })
       try {
-        const provision = async (localAddress: string) => {
-          const made = await send(sandbox.url, {
-            method: 'POST',
-            path: '/__sandbox/tenants',
-            body: '{"plants":1}',
-            keepBody: true,
-            localAddress,
-          })
-          if (made.status !== 201) throw new Error(`provisioning answered ${made.status}`)
-          return (JSON.parse(made.text) as Tenant).tokens.write
-        }
+        const writeToken = async (localAddress: string) =>
+          (await provision(sandbox.url, { recipe: { plants: 1 }, localAddress })).tokens.write
         const attackerTokens: string[] = [fixtureTokens.acme.write]
-        for (let i = 0; i < 19; i++) attackerTokens.push(await provision(attacker))
-        const victim = await provision(victimAddress)
+        for (let i = 0; i < 19; i++) attackerTokens.push(await writeToken(attacker))
+        const victim = await writeToken(victimAddress)
         const until = performance.now() + runMs
         const going = () => performance.now() < until && context.keepGoing()
         let attackerCreated = 0
