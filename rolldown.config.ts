@@ -20,7 +20,7 @@
  */
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { defineConfig } from 'rolldown'
 import { dts } from 'rolldown-plugin-dts'
 
@@ -117,9 +117,55 @@ const quiet = { ineffectiveDynamicImport: false, bundlerTimings: false }
  */
 const treeshake = { moduleSideEffects: [{ test: /[\\/]node_modules[\\/]mutative[\\/]/, sideEffects: false }] }
 
+/**
+ * The browser entry's one seam (issue 41): `src/core/zod.ts` replaced by `src/browser/zod-on-demand.ts`, so
+ * that zod comes in the chunk of the parts a page loads on demand (`src/browser/parts.ts`) and the first
+ * answer loads none of it. A rolldown (and Vite, Rollup) plugin: the browser tests build their pages with it.
+ */
+export const zodOnDemand = {
+  name: 'zod-on-demand',
+  resolveId: {
+    order: 'pre' as const,
+    handler(id: string, importer: string | undefined): string | null {
+      if (importer === undefined || !id.endsWith('zod.ts')) return null
+      const path = resolve(dirname(importer), id)
+      return path === join(import.meta.dirname, 'src', 'core', 'zod.ts')
+        ? join(import.meta.dirname, 'src', 'browser', 'zod-on-demand.ts')
+        : null
+    },
+  },
+}
+
+/**
+ * `plant-store-mock/browser`, built on its own into `dist/browser/` for the browser, with zod on demand
+ * ({@link zodOnDemand}): what a page loads before its first answer is the store, the core and msw's adapter;
+ * zod, the fault rules, the journal, the coverage and the stored world come in one chunk after it. Its
+ * classes are its own copies (a page imports from this entry alone; `PlantStoreError` is exported here).
+ */
+const browserBuild = {
+  input: { browser: input.browser },
+  platform: 'browser' as const,
+  external: peers,
+  plugins: [zodOnDemand],
+  output: {
+    dir: 'dist/browser',
+    format: 'esm' as const,
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    cleanDir: true,
+  },
+  treeshake,
+  checks: quiet,
+  logLevel: 'warn' as const,
+}
+
+/** The entries built for Node (the browser entry is {@link browserBuild}'s; its declarations are built with the rest). */
+const { browser: _browser, ...nodeInput } = input
+
 export default defineConfig([
+  browserBuild,
   {
-    input,
+    input: nodeInput,
     platform: 'node',
     external: peers,
     plugins: [{ name: 'swagger-ui-assets', writeBundle: copySwaggerUi }],

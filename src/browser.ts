@@ -1,13 +1,19 @@
 import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
-import { plantStoreWorkerStartOptions, startPlantStoreWorker } from './browser/start-worker.ts'
-import { type PersistOptions, storedPlantStore } from './browser/stored-world.ts'
+import { startPlantStoreWorker } from './browser/start-worker.ts'
+import type { PersistOptions } from './browser/stored-world.ts'
 import { exposeOnWindow } from './browser/window-handle.ts'
-import type { PlantStore } from './core/store.ts'
-import { type CreateHandlersOptions, createPlantStoreMock, type PlantStoreMock } from './msw/handlers.ts'
+import { loadZodWith } from './browser/zod-on-demand.ts'
+import { createCore, type Outcome, type PlantStoreHandler } from './core/core.ts'
+import { PlantStoreError, renderError } from './core/errors.ts'
+import { PlantStore } from './core/store.ts'
+import type { PlantStoreMockOptions } from './in-process-handler.ts'
+import type { CreateHandlersOptions, PlantStoreMock } from './msw/handlers.ts'
+import { handlersOf } from './msw/handlers-of.ts'
+import { createPlantStore, seedsDefaultWorld } from './seeded-store.ts'
 
 export type { SetupWorker, StartOptions } from 'msw/browser'
 export { plantStoreWorkerStartOptions } from './browser/start-worker.ts'
-export { defaultStorageKey, type PersistOptions, storedWorldFormat } from './browser/stored-world.ts'
+export { defaultStorageKey, type PersistOptions, storedWorldFormat } from './browser/stored-world-key.ts'
 export {
   type PlantStoreStoryParameters,
   plantStoreBeforeEach,
@@ -47,8 +53,12 @@ export interface PlantStoreWorker extends PlantStoreMock {
   /**
    * The stateful store behind the handlers, living in the page: `reset()`
    * (back to the world it was set up with), `load(buildWorld({ seed }))` (reseed),
-   * `listPlants(tenantId)` and `snapshot()` (inspect), `ready` (with
-   * `persist`, settles once the stored world is loaded).
+   * `listPlants(tenantId)` and `snapshot()` (inspect), `ready` (settles once
+   * the set-up world, or with `persist` the stored one, is in place; rejects
+   * when it is not a valid world). Set up with `persist`, `exposeOnWindow`,
+   * `faults` or a world other than the default one, the store is made once
+   * the mock's parts have loaded: until {@link ready} settles only `ready`
+   * may be read.
    */
   readonly store: PlantStore
   /**
@@ -57,10 +67,48 @@ export interface PlantStoreWorker extends PlantStoreMock {
    * app: where no service worker can start (blocked, as Playwright's
    * `serviceWorkers: 'block'` does; an insecure origin; no worker script), it
    * logs one console warning and resolves `false`, and the page's requests go
-   * to the network. `worker.start()` throws instead.
+   * to the network. `worker.start()` throws instead. It does not wait for
+   * the mock's parts (see {@link ready}).
    */
   start(options?: StartOptions): Promise<boolean>
+  /**
+   * Loads the mock's parts (zod, `faults`, `requests`, `coverage`, the stored
+   * world) unless they are here, and settles once they are, and the store set
+   * up: from then on `faults`, `requests` and `coverage` answer at once, as
+   * in Node. A page loads them by itself right after its first answer (in the
+   * background: the first answers are journaled and counted when they
+   * arrive), so a page's first answer pays for none of them; before they are
+   * here, those three throw a `PlantStoreError` (`unavailable`) naming this.
+   * Rejects when the set-up world is not valid (every answer is then a 500),
+   * or when the parts cannot be loaded (try again).
+   */
+  ready(): Promise<void>
 }
+
+/** The parts a page loads on demand, in one chunk (`src/browser/parts.ts`). */
+type PartsChunk = typeof import('./browser/parts.ts')
+
+/** The parts' chunk, loading or loaded; a failed load is tried again by the next caller. */
+let partsChunk: Promise<PartsChunk> | undefined
+
+/** Loads the parts' chunk (once; again after a failure). */
+function loadParts(): Promise<PartsChunk> {
+  partsChunk ??= import('./browser/parts.ts').catch((error: unknown) => {
+    partsChunk = undefined
+    throw new PlantStoreError(
+      'unavailable',
+      `The Plant Store mock's parts could not be loaded (${error instanceof Error ? error.message : String(error)}); ` +
+        'await mock.ready() to try again.',
+    )
+  })
+  return partsChunk
+}
+
+// In the browser entry's build zod comes with the parts: a write whose body it must check loads them first.
+loadZodWith(loadParts)
+
+/** The answers a page gave before its parts loaded that are journaled and counted once they have (the oldest dropped). */
+const earlyAnswers = 1000
 
 /**
  * Sets up msw's `setupWorker` with the Plant Store handlers, for browser dev
@@ -69,6 +117,11 @@ export interface PlantStoreWorker extends PlantStoreMock {
  * store, unless `persist` keeps the world in `localStorage` and the tabs in
  * step. Serve msw's worker script first: `npx msw init public`, or
  * `msw({ mode: 'worker-only' })` from `msw/vite` in the Vite config.
+ *
+ * What a page uses only once it tests or inspects (zod, `faults`, `requests`,
+ * `coverage`, the stored world) loads on demand, in one chunk, right after the
+ * first answer: `await mock.ready()` before calling `faults`, `requests` or
+ * `coverage` (see {@link PlantStoreWorker.ready}).
  *
  * @example
  * import { buildWorld, setupPlantStoreWorker } from 'plant-store-mock/browser'
@@ -86,9 +139,11 @@ export interface PlantStoreWorker extends PlantStoreMock {
  * const { worker } = setupPlantStoreWorker({ baseUrl: 'https://plants.example.com' })
  *
  * @example
- * // Which of the contract's answers the page's requests provoked (writing JSON needs Node: use report()).
- * const { coverage } = setupPlantStoreWorker()
- * console.info(coverage.table())
+ * // Fault rules, the request journal and the coverage, once the mock's parts are here.
+ * const mock = setupPlantStoreWorker()
+ * await mock.ready()
+ * mock.faults.add('acme', { method: 'GET', path: '/plants', status: 503 })
+ * console.info(mock.coverage.table()) // writing JSON needs Node: use report()
  *
  * @example
  * // Created plants survive a reload, and every tab of the origin sees them.
@@ -96,13 +151,160 @@ export interface PlantStoreWorker extends PlantStoreMock {
  */
 export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): PlantStoreWorker {
   const { persist, exposeOnWindow: expose, ...handlerOptions } = options
-  const store =
-    handlerOptions.store ?? (persist ? storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined)
-  const mock = createPlantStoreMock({ ...handlerOptions, store })
-  if (expose)
-    exposeOnWindow({ store: mock.store, faults: mock.faults, coverage: mock.coverage, requests: mock.requests })
+  const { store, handle, parts, ready } =
+    persist ||
+    expose ||
+    handlerOptions.faults !== undefined ||
+    !(handlerOptions.store ?? seedsDefaultWorld(handlerOptions))
+      ? partsFirst((chunk) => {
+          const {
+            store = persist ? chunk.storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined,
+          } = handlerOptions
+          const parts = chunk.plantStoreParts({ ...handlerOptions, store })
+          if (expose)
+            exposeOnWindow({
+              store: parts.store,
+              faults: parts.faults,
+              coverage: parts.coverage,
+              requests: parts.requests,
+            })
+          return parts
+        })
+      : answersFirst(handlerOptions)
+  const mock = {
+    store,
+    faults: onceLoaded('faults', () => parts()?.faults),
+    coverage: onceLoaded('coverage', () => parts()?.coverage),
+    requests: onceLoaded('requests', () => parts()?.requests),
+    handlers: handlersOf(handle, store, handlerOptions.baseUrl),
+  }
   const worker = setupWorker(...mock.handlers)
-  return { worker, ...mock, start: (startOptions) => startPlantStoreWorker(worker, startOptions) }
+  return { worker, ...mock, start: (startOptions) => startPlantStoreWorker(worker, startOptions), ready }
 }
 
-export * from './index.ts'
+/** The loaded parts behind a mock, its store, the one handler its msw handlers answer with, and its `ready()`. */
+interface PageMock {
+  readonly store: PlantStore
+  readonly handle: PlantStoreHandler
+  readonly parts: () => Parts | undefined
+  readonly ready: () => Promise<void>
+}
+
+type Parts = ReturnType<PartsChunk['plantStoreParts']>
+
+/**
+ * The default set-up: the store and the core at once, the parts after the
+ * first answer (which is journaled and counted once they are here), or on
+ * `ready()`; from then on the parts' handler (with the fault rules) answers.
+ */
+function answersFirst(options: PlantStoreMockOptions): PageMock {
+  const store = options.store ?? createPlantStore(options)
+  let parts: Parts | undefined
+  let loading: Promise<void> | undefined
+  const early: Outcome[] = []
+  const ready = () => {
+    loading ??= loadParts().then(
+      (chunk) => {
+        parts ??= chunk.plantStoreParts({ ...options, store })
+        for (const outcome of early.splice(0)) parts.observe(outcome)
+      },
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    )
+    return loading
+  }
+  const core = createCore(store, {
+    onOutcome: (outcome) => {
+      options.onOutcome?.(outcome)
+      if (parts) return parts.observe(outcome)
+      if (early.push(outcome) > earlyAnswers) early.shift()
+      // Right after this answer, in the background; a failed load is tried again after the next one.
+      if (loading === undefined) setTimeout(() => ready().catch(() => undefined))
+    },
+  })
+  return { store, handle: (request) => (parts ? parts.handle(request) : core(request)), parts: () => parts, ready }
+}
+
+/**
+ * A set-up that needs the parts before its first answer (`persist`, `exposeOnWindow`, `faults`, a world to
+ * check): they load at once, and answers wait for them; a set-up that fails (a world that is not valid) is
+ * every answer's 500, and rejects `ready()` and `store.ready`.
+ */
+function partsFirst(setUp: (chunk: PartsChunk) => Parts): PageMock {
+  let parts: Parts | undefined
+  const settled = loadParts().then((chunk) => {
+    parts = setUp(chunk)
+    return parts.store.ready
+  })
+  settled.catch((error: unknown) =>
+    console.error(
+      `[plant-store-mock] The Plant Store mock could not be set up, so it answers every request with 500: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    ),
+  )
+  const store = onceLoaded('store', () => parts?.store, PlantStore.prototype, {
+    ready: () => settled,
+    settled: () => false,
+  })
+  const handle: PlantStoreHandler = (request) =>
+    parts
+      ? parts.handle(request)
+      : settled.then(
+          () => parts!.handle(request),
+          (error: unknown) => renderError(error),
+        )
+  return { store, handle, parts: () => parts, ready: () => settled }
+}
+
+/**
+ * A part of the page's mock that loads on demand, in its place at once: it
+ * is the part once loaded; until then reading it (but what `before` answers)
+ * throws a `PlantStoreError` (`unavailable`) naming `mock.ready()`.
+ */
+function onceLoaded<T extends object>(
+  name: string,
+  part: () => T | undefined,
+  prototype: object | null = Object.prototype,
+  before: Readonly<Record<string, () => unknown>> = {},
+): T {
+  return new Proxy({} as T, {
+    get: (_, key) => {
+      const loaded = part()
+      if (loaded !== undefined) {
+        const value: unknown = Reflect.get(loaded, key)
+        return typeof value === 'function' ? value.bind(loaded) : value
+      }
+      if (typeof key === 'symbol' || key === 'then') return undefined
+      const early = before[key]
+      if (early) return early()
+      throw new PlantStoreError(
+        'unavailable',
+        `mock.${name}.${key} is not here yet: the mock's parts load after the page's first answer. ` +
+          'await mock.ready() first (inPagePlantStore and plantStoreBeforeEach do).',
+      )
+    },
+    getPrototypeOf: () => {
+      const loaded = part()
+      return loaded === undefined ? prototype : Reflect.getPrototypeOf(loaded)
+    },
+  })
+}
+
+export {
+  buildWorld,
+  defaultPlantsPerTenant,
+  defaultSeed,
+  fixtureTenants,
+  fixtureTokens,
+  generatePlants,
+} from '../fixtures/world.ts'
+export { createCore } from './core/core.ts'
+export { errorStatus, PlantStoreError, renderError } from './core/errors.ts'
+export { scopes } from './core/schemas.ts'
+export { PlantStore } from './core/store.ts'
+export { contract } from './generated/contract.ts'
+export type * from './index.ts'
+export { createPlantStore } from './seeded-store.ts'

@@ -4,7 +4,7 @@
  * coverage of its answers, behind one transport-neutral handler. Nothing
  * here knows msw or Playwright.
  */
-import { type CoreOptions, createCore, type PlantStoreHandler } from './core/core.ts'
+import { type CoreOptions, createCore, type OutcomeListener, type PlantStoreHandler } from './core/core.ts'
 import type { PlantStore } from './core/store.ts'
 import { PlantStoreCoverage } from './coverage-report.ts'
 import { FaultRules } from './faults/fault-rules.ts'
@@ -62,21 +62,28 @@ export function plantStoreHandler(options: PlantStoreMockOptions): PlantStoreHan
 /**
  * A store and fault rules (new ones unless given), a new coverage and a new
  * request journal, with the one handler that answers through them and
- * reports to the coverage and the journal (and to `onOutcome`, when given).
+ * reports to the coverage and the journal (and to `onOutcome`, when given),
+ * and `observe`, which reports an answer given without them (a page's first
+ * answers, before they loaded) to the coverage and the journal.
  *
  * @example
  * const { store, faults, coverage, requests, handle } = plantStoreParts({ seed: 7 })
  */
-export function plantStoreParts(options: PlantStoreMockOptions = {}): PlantStoreParts & { handle: PlantStoreHandler } {
+export function plantStoreParts(
+  options: PlantStoreMockOptions = {},
+): PlantStoreParts & { handle: PlantStoreHandler; observe: OutcomeListener } {
   const store = options.store ?? createPlantStore(options)
   const faults = options.faults ?? new FaultRules({ now: options.now })
   const coverage = new PlantStoreCoverage()
   const requests = new PlantStoreRequests(options.journal)
   const { onOutcome: listener } = options
-  const onOutcome: CoreOptions['onOutcome'] = (outcome) => {
+  const observe: OutcomeListener = (outcome) => {
     coverage.observe(outcome)
     requests.observe(outcome)
+  }
+  const onOutcome: OutcomeListener = (outcome) => {
+    observe(outcome)
     listener?.(outcome)
   }
-  return { store, faults, coverage, requests, handle: plantStoreHandler({ store, faults, onOutcome }) }
+  return { store, faults, coverage, requests, observe, handle: plantStoreHandler({ store, faults, onOutcome }) }
 }

@@ -38,12 +38,8 @@ export interface CreatePlantStoreOptions extends WorldOptions {
  * store.listPlants('acme') // 20 plants, the same for seed 7 every time
  */
 export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantStore {
-  const { seed, plantsPerTenant, quota, now, persist, record, plantBytes, clientShare } = options
-  const isDefault =
-    (seed ?? defaultSeed) === defaultSeed &&
-    (plantsPerTenant ?? defaultPlantsPerTenant) === defaultPlantsPerTenant &&
-    quota === undefined
-  const { world = isDefault ? defaultWorld() : buildWorld(options) } = options
+  const { quota, now, persist, record, plantBytes, clientShare } = options
+  const { world = seedsDefaultWorld(options) ? defaultWorld() : buildWorld(options) } = options
   return new PlantStore({
     generatePlants: seededPlants,
     world,
@@ -55,6 +51,23 @@ export function createPlantStore(options: CreatePlantStoreOptions = {}): PlantSt
     clientShare,
     publicTokens,
   })
+}
+
+/**
+ * Whether these options set up the default world (no `world`, the default
+ * seed, plants per tenant and quota): the one world a store is set up with
+ * without a schema check (it is vouched for), so without zod.
+ *
+ * @example
+ * seedsDefaultWorld({ seed: 7 }) // false
+ */
+export function seedsDefaultWorld(options: CreatePlantStoreOptions): boolean {
+  return (
+    options.world === undefined &&
+    (options.seed ?? defaultSeed) === defaultSeed &&
+    (options.plantsPerTenant ?? defaultPlantsPerTenant) === defaultPlantsPerTenant &&
+    options.quota === undefined
+  )
 }
 
 /** The fixture tokens: public (the banner and the guides print them), so a misspelt one's 401 may name them. */

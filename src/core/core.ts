@@ -10,6 +10,7 @@ import { ContractRouter, type Dispatch, headOf, type Route } from './router.ts'
 import type { StoredPlant } from './schemas.ts'
 import type { PlantStore, Principal } from './store.ts'
 import { checkContentType } from './validation.ts'
+import { zodPending } from './zod.ts'
 
 /**
  * A Plant Store as a function from request to answer: what every transport
@@ -173,6 +174,9 @@ export function callerOf(store: PlantStore, request: CoreRequest): Principal | u
 async function readBody(operation: CoreOperationId, request: CoreRequest, trace: Trace) {
   checkContentType(request.header('content-type'))
   trace.requestBody = await readBodyWithinLimit(request)
+  // In a page, zod (which checks a body the usual check does not take) may still be loading with the mock's parts.
+  const pending = zodPending()
+  if (pending) await pending
   return parseBody(operation, trace.requestBody)
 }
 

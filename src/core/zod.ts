@@ -1,43 +1,24 @@
 /**
- * The zod the core and the fault rules build their schemas with: `zod/mini`,
- * the same parser as zod's full build (the same issues, the same messages)
- * without its method-chaining classes, so a fraction of its load and schema
- * construction cost. zod's full build sets English messages when it loads;
- * `zod/mini` sets none, so this does, unless the application chose a locale
- * (`z.config(...)`) first.
+ * The zod the core and the fault rules build their schemas with: `zod/mini`
+ * with English messages (`zod-mini.ts`), loaded with the module. The one seam
+ * zod is reached through: the browser entry's own build (`rolldown.config.ts`)
+ * puts `src/browser/zod-on-demand.ts` in its place, which loads zod with the
+ * mock's other parts after the first answer, so a page's first answer pays
+ * for none of it. Every other entry, and every run from the sources, keeps
+ * this one.
  */
-import { config } from 'zod/mini'
-import en from 'zod/v4/locales/en.js'
-
-if (config().localeError === undefined) config(en())
-
-export * as z from 'zod/mini'
+export { lazy } from './lazy.ts'
+export { z } from './zod-mini.ts'
 
 /**
- * A schema built the first time it is used (parsed with, composed, read),
- * not when its module loads: importing the package builds no schema. It is
- * the schema, through a proxy: `parse`, `safeParse`, `shape`, composing it
- * into other schemas and `instanceof` behave as the built one.
+ * What to wait for before zod may run: `undefined` here (zod is loaded), a
+ * promise while the browser entry's zod is still on its way. Awaited where an
+ * answer may need zod and may wait (a write's body check).
  *
  * @example
- * export const plantSchema = lazy(() => z.object({ id: z.number(), name: z.string() }))
+ * const pending = zodPending()
+ * if (pending) await pending
  */
-export function lazy<T extends object>(build: () => T): T {
-  let built: T | undefined
-  const schema = (): T => {
-    built ??= build()
-    return built
-  }
-  return new Proxy({} as T, {
-    get: (_, key) => Reflect.get(schema(), key),
-    set: (_, key, value) => Reflect.set(schema(), key, value),
-    has: (_, key) => Reflect.has(schema(), key),
-    ownKeys: () => Reflect.ownKeys(schema()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(schema(), key)
-      // Reported as configurable: the proxy's own (empty) target cannot hold a fixed property.
-      return descriptor && { ...descriptor, configurable: true }
-    },
-    getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
-  })
+export function zodPending(): Promise<void> | undefined {
+  return undefined
 }

@@ -1,0 +1,52 @@
+/**
+ * `src/core/zod.ts` as the browser entry's own build has it (`rolldown.config.ts`
+ * puts this module in its place): zod comes with the mock's parts loaded on
+ * demand (`parts.ts`, which hands it over with {@link provideZod}), so the
+ * page's first answer loads none of it. Until then `z` throws a
+ * `PlantStoreError` (`unavailable`) naming `mock.ready()`: nothing on the
+ * first answer's path builds a schema (the default world is vouched for, the
+ * usual request needs none), and a write's body check awaits
+ * {@link zodPending} first.
+ */
+
+import { PlantStoreError } from '../core/errors.ts'
+import type { z as Mini } from '../core/zod-mini.ts'
+
+export { lazy } from '../core/lazy.ts'
+
+/** zod, once the parts have loaded. */
+let loaded: typeof Mini | undefined
+/** Loads the parts that provide zod (set by the browser entry). */
+let loader: (() => Promise<unknown>) | undefined
+
+/** Called by the parts' chunk as it loads: from then on `z` is zod. */
+export function provideZod(zod: typeof Mini): void {
+  loaded = zod
+}
+
+/** How zod is loaded when an answer needs it first: the browser entry's loading of its parts. */
+export function loadZodWith(load: () => Promise<unknown>): void {
+  loader = load
+}
+
+/** `undefined` once zod is here; else the loading of the parts that bring it. */
+export function zodPending(): Promise<void> | undefined {
+  if (loaded !== undefined) return undefined
+  if (loader === undefined) throw notLoaded()
+  return loader().then(() => undefined)
+}
+
+function notLoaded(): PlantStoreError {
+  return new PlantStoreError(
+    'unavailable',
+    'This part of the Plant Store mock loads on demand in a page (with zod): await mock.ready() first.',
+  )
+}
+
+/** zod/mini, once loaded; until then every use throws {@link notLoaded}'s error. */
+export const z: typeof Mini = new Proxy({} as typeof Mini, {
+  get: (_, key) => {
+    if (loaded === undefined) throw notLoaded()
+    return Reflect.get(loaded, key)
+  },
+})
