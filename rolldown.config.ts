@@ -142,7 +142,7 @@ export const zodOnDemand = {
  * zod, the fault rules, the journal, the coverage and the stored world come in one chunk after it. Its
  * classes are its own copies (a page imports from this entry alone; `PlantStoreError` is exported here).
  */
-const browserBuild = {
+export const browserBuild = {
   input: { browser: input.browser },
   platform: 'browser' as const,
   external: peers,

@@ -106,18 +106,18 @@ export async function generateSandbox(plantStore: OpenApiDocument): Promise<Reco
     ),
   )
   const types = astToString(await openapiTS(JSON.stringify(sandbox)))
-  const operations = operationsOf(sandbox as unknown as OpenApiDocument).map(
-    ({ operationId, method, path, operation, parameters }) => [
-      operationId,
-      {
-        method,
-        path,
-        scopes: required(operation['x-required-scopes'], `the x-required-scopes of ${method} ${path}`),
-        query: parameters.filter((parameter) => parameter.in === 'query').map(({ name }) => name),
-        body: operation.requestBody !== undefined,
-      },
-    ],
-  )
+  const found = operationsOf(sandbox as unknown as OpenApiDocument)
+  const operations = found.map(({ operationId, method, path, operation, parameters }) => [
+    operationId,
+    {
+      method,
+      path,
+      scopes: required(operation['x-required-scopes'], `the x-required-scopes of ${method} ${path}`),
+      query: parameters.filter((parameter) => parameter.in === 'query').map(({ name }) => name),
+      body: operation.requestBody !== undefined,
+    },
+  ])
+  const responseHeaders = responseHeaderNames(sandbox as unknown as OpenApiDocument)
   return {
     'sandbox-api.ts': generateClient(sandbox as unknown as OpenApiDocument, {
       className: 'SandboxApi',
@@ -137,7 +137,7 @@ export async function generateSandbox(plantStore: OpenApiDocument): Promise<Reco
       ],
     }),
     'sandbox-openapi.ts': sandboxBanner + types,
-    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body; and the response headers it declares. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations), responseHeaders: responseHeaderNames(sandbox as unknown as OpenApiDocument) }, null, 2)} as const\n`,
+    'sandbox-contract.ts': `${sandboxBanner}/** The sandbox control API's operations: method, path as clients call it, scopes, query parameters, whether it takes a body; and the response headers it declares. */\nexport const sandboxContract = ${JSON.stringify({ operations: Object.fromEntries(operations), responseHeaders }, null, 2)} as const\n\n/** What the CORS policy needs of it alone (its methods, each once, and its response headers), so that a page's worker mock loads no more. */\nexport const sandboxCors = ${JSON.stringify({ methods: [...new Set(found.map(({ method }) => method))], responseHeaders }, null, 2)} as const\n`,
     'sandbox-contract-document.ts': `${sandboxBanner}/** contracts/sandbox.openapi.yaml as data, its references into contracts/openapi.yaml resolved: what GET /__sandbox/openapi.json serves. */\nexport const sandboxContractDocument = ${JSON.stringify(sandbox, null, 2)}\n`,
   }
 }

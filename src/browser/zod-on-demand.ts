@@ -14,13 +14,13 @@ import type { z as Mini } from '../core/zod-mini.ts'
 
 export { lazy } from '../core/lazy.ts'
 
-/** zod, once the parts have loaded. */
-let loaded: typeof Mini | undefined
+/** The members of zod the package uses, once the parts have loaded. */
+let loaded: Partial<typeof Mini> | undefined
 /** Loads the parts that provide zod (set by the browser entry). */
 let loader: (() => Promise<unknown>) | undefined
 
-/** Called by the parts' chunk as it loads: from then on `z` is zod. */
-export function provideZod(zod: typeof Mini): void {
+/** Called by the parts' chunk as it loads: from then on `z` is zod (the members it gives). */
+export function provideZod(zod: Partial<typeof Mini>): void {
   loaded = zod
 }
 
@@ -47,6 +47,9 @@ function notLoaded(): PlantStoreError {
 export const z: typeof Mini = new Proxy({} as typeof Mini, {
   get: (_, key) => {
     if (loaded === undefined) throw notLoaded()
-    return Reflect.get(loaded, key)
+    const member: unknown = Reflect.get(loaded, key)
+    // A member the parts do not hand over (`zodMembers` in parts.ts) is a bug of the package, named as such.
+    if (member === undefined) throw new TypeError(`plant-store-mock: z.${String(key)} is missing from zodMembers`)
+    return member
   },
 })

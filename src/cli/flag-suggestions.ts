@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { closest } from '../core/unknown-names.ts'
+import { closest } from '../core/closest.ts'
 
 /**
  * The long flag an unknown one most likely meant: the closest by edit

@@ -6,7 +6,7 @@
  */
 import { contract } from '../generated/contract.ts'
 import { contractAnswers } from '../generated/contract-answers.ts'
-import { sandboxContract } from '../generated/sandbox-contract.ts'
+import { sandboxCors } from '../generated/sandbox-contract.ts'
 
 /**
  * The methods a preflight allows: every method of the Plant Store's and the
@@ -15,9 +15,9 @@ import { sandboxContract } from '../generated/sandbox-contract.ts'
  */
 export const corsMethods: readonly string[] = [
   ...new Set(
-    [...Object.values(contract.operations), ...Object.values(sandboxContract.operations)]
-      .map(({ method }) => method as string)
-      .filter((method) => method !== 'HEAD'),
+    [...Object.values(contract.operations).map(({ method }) => method as string), ...sandboxCors.methods].filter(
+      (method) => method !== 'HEAD',
+    ),
   ),
 ]
 
@@ -35,7 +35,7 @@ const sandboxOwnHeaders = ['Preference-Applied', 'X-Request-Id']
  */
 const exposedHeaders: readonly string[] = [
   ...new Map(
-    [...contractAnswers.responseHeaders, ...sandboxContract.responseHeaders, ...sandboxOwnHeaders].map(
+    [...contractAnswers.responseHeaders, ...sandboxCors.responseHeaders, ...sandboxOwnHeaders].map(
       (name) => [name.toLowerCase(), name] as const,
     ),
   ).values(),

@@ -3,9 +3,10 @@
  * a method the contract has, a path pattern (a literal path or one of the
  * contract's templates), both checked against the core's own routes.
  */
+
+import { closest } from './closest.ts'
 import { matchRoute, routes } from './core.ts'
 import { quote } from './errors.ts'
-import { closest } from './unknown-names.ts'
 import { lazy, z } from './zod.ts'
 
 /** The contract's path templates, e.g. `/plants/{id}`: a pattern with a `{param}` must be one of them. */

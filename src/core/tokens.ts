@@ -1,6 +1,6 @@
+import { closest } from './closest.ts'
 import { challenge, PlantStoreError, quote } from './errors.ts'
 import type { Scope, UserSpec } from './schemas.ts'
-import { closest } from './unknown-names.ts'
 
 /** Who is calling: resolved from a token. */
 export interface Principal {

@@ -238,3 +238,18 @@ export const sandboxContract = {
     "Allow"
   ]
 } as const
+
+/** What the CORS policy needs of it alone (its methods, each once, and its response headers), so that a page's worker mock loads no more. */
+export const sandboxCors = {
+  "methods": [
+    "POST",
+    "DELETE",
+    "GET",
+    "HEAD"
+  ],
+  "responseHeaders": [
+    "WWW-Authenticate",
+    "Retry-After",
+    "Allow"
+  ]
+} as const
