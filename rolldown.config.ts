@@ -153,6 +153,9 @@ export const browserBuild = {
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
     cleanDir: true,
+    // Everything the entry loads at once in one chunk, which the parts' chunk imports from, so that a page's
+    // bundler keeps it with msw in one chunk too (a common chunk apart gzips ~0.9 kB worse).
+    codeSplitting: { groups: [{ name: 'page', tags: ['$initial' as const] }] },
   },
   treeshake,
   checks: quiet,

@@ -66,6 +66,8 @@ async function pageBytes(code: string): Promise<{ eager: number; onDemand: Map<s
     platform: 'browser',
     logLevel: 'silent',
     write: false,
+    // The source modules `--without` left out of the package.
+    external: /\.ts$/,
     output: { format: 'esm', minify: true },
   })
   const chunks = new Map(output.output.flatMap((chunk) => (chunk.type === 'chunk' ? [[chunk.fileName, chunk]] : [])))
@@ -91,7 +93,7 @@ try {
     await pageBytes(entries.handler),
     await pageBytes(entries.mock),
   ]
-  const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+  const kB = (bytes: number) => `${(bytes / 1000).toFixed(Number(process.env.DIGITS ?? 1))} kB`
   const beyond = (bytes: number) => `${bytes >= 0 ? '+' : ''}${kB(bytes)}`
   console.log(
     `The README's browser entry, gzipped, before its first answer${without.length ? ` (without ${without.join(', ')})` : ''}:\n` +

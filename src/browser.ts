@@ -6,7 +6,7 @@ import { loadZodWith } from './browser/zod-on-demand.ts'
 import { createCore, type Outcome, type PlantStoreHandler } from './core/core.ts'
 import { PlantStoreError, renderError } from './core/errors.ts'
 import { PlantStore } from './core/store.ts'
-import type { PlantStoreMockOptions } from './in-process-handler.ts'
+import type { PlantStoreParts } from './in-process-handler.ts'
 import type { CreateHandlersOptions, PlantStoreMock } from './msw/handlers.ts'
 import { handlersOf } from './msw/handlers-of.ts'
 import { createPlantStore, seedsDefaultWorld } from './seeded-store.ts'
@@ -97,8 +97,7 @@ function loadParts(): Promise<PartsChunk> {
     partsChunk = undefined
     throw new PlantStoreError(
       'unavailable',
-      `The Plant Store mock's parts could not be loaded (${error instanceof Error ? error.message : String(error)}); ` +
-        'await mock.ready() to try again.',
+      `The mock's parts could not load (${String(error)}): try mock.ready() again.`,
     )
   })
   return partsChunk
@@ -131,8 +130,13 @@ const earlyAnswers = 1000
  * await fetch('/plants', { headers: { authorization: 'Bearer psm_acme_write' } }) // 200, Acme's 5 plants
  *
  * await store.reset() // back to the world it was set up with
- * await store.load(buildWorld({ seed: 7, plantsPerTenant: 20 })) // reseed
  * store.listPlants('acme') // inspect
+ *
+ * @example
+ * // Reseed: a world is checked by zod, which comes with the mock's parts.
+ * const mock = setupPlantStoreWorker()
+ * await mock.ready()
+ * await mock.store.load(buildWorld({ seed: 7, plantsPerTenant: 20 }))
  *
  * @example
  * // Only answer one API's origin; everything else goes to the network.
@@ -151,112 +155,72 @@ const earlyAnswers = 1000
  */
 export function setupPlantStoreWorker(options: PlantStoreWorkerOptions = {}): PlantStoreWorker {
   const { persist, exposeOnWindow: expose, ...handlerOptions } = options
-  const { store, handle, parts, ready } =
+  // The set-ups whose store or rules need the parts before the first answer: answers wait for them.
+  const partsFirst =
     persist ||
     expose ||
     handlerOptions.faults !== undefined ||
     !(handlerOptions.store ?? seedsDefaultWorld(handlerOptions))
-      ? partsFirst((chunk) => {
-          const {
-            store = persist ? chunk.storedPlantStore(handlerOptions, persist === true ? {} : persist) : undefined,
-          } = handlerOptions
-          const parts = chunk.plantStoreParts({ ...handlerOptions, store })
-          if (expose)
-            exposeOnWindow({
-              store: parts.store,
-              faults: parts.faults,
-              coverage: parts.coverage,
-              requests: parts.requests,
-            })
-          return parts
-        })
-      : answersFirst(handlerOptions)
-  const mock = {
-    store,
-    faults: onceLoaded('faults', () => parts()?.faults),
-    coverage: onceLoaded('coverage', () => parts()?.coverage),
-    requests: onceLoaded('requests', () => parts()?.requests),
-    handlers: handlersOf(handle, store, handlerOptions.baseUrl),
-  }
-  const worker = setupWorker(...mock.handlers)
-  return { worker, ...mock, start: (startOptions) => startPlantStoreWorker(worker, startOptions), ready }
-}
-
-/** The loaded parts behind a mock, its store, the one handler its msw handlers answer with, and its `ready()`. */
-interface PageMock {
-  readonly store: PlantStore
-  readonly handle: PlantStoreHandler
-  readonly parts: () => Parts | undefined
-  readonly ready: () => Promise<void>
-}
-
-type Parts = ReturnType<PartsChunk['plantStoreParts']>
-
-/**
- * The default set-up: the store and the core at once, the parts after the
- * first answer (which is journaled and counted once they are here), or on
- * `ready()`; from then on the parts' handler (with the fault rules) answers.
- */
-function answersFirst(options: PlantStoreMockOptions): PageMock {
-  const store = options.store ?? createPlantStore(options)
-  let parts: Parts | undefined
-  let loading: Promise<void> | undefined
+  let store = partsFirst ? undefined : (handlerOptions.store ?? createPlantStore(handlerOptions))
+  let parts: ReturnType<PartsChunk['plantStoreParts']> | undefined
+  /** The answers given before the parts loaded, journaled and counted once they have. */
   const early: Outcome[] = []
-  const ready = () => {
+  let loading: Promise<void> | undefined
+  const ready = (): Promise<void> => {
     loading ??= loadParts().then(
       (chunk) => {
-        parts ??= chunk.plantStoreParts({ ...options, store })
+        if (!parts) {
+          store ??=
+            handlerOptions.store ??
+            (persist
+              ? chunk.storedPlantStore(handlerOptions, persist === true ? {} : persist)
+              : createPlantStore(handlerOptions))
+          parts = chunk.plantStoreParts({ ...handlerOptions, store })
+          if (expose) exposeOnWindow(publicParts(parts))
+        }
         for (const outcome of early.splice(0)) parts.observe(outcome)
+        return parts.store.ready
       },
       (error: unknown) => {
-        loading = undefined
+        loading = undefined // tried again by the next caller
         throw error
       },
     )
     return loading
   }
-  const core = createCore(store, {
-    onOutcome: (outcome) => {
-      options.onOutcome?.(outcome)
-      if (parts) return parts.observe(outcome)
-      if (early.push(outcome) > earlyAnswers) early.shift()
-      // Right after this answer, in the background; a failed load is tried again after the next one.
-      if (loading === undefined) setTimeout(() => ready().catch(() => undefined))
-    },
-  })
-  return { store, handle: (request) => (parts ? parts.handle(request) : core(request)), parts: () => parts, ready }
+  const core =
+    store &&
+    createCore(store, {
+      onOutcome: (outcome) => {
+        handlerOptions.onOutcome?.(outcome)
+        if (parts) return parts.observe(outcome)
+        if (early.push(outcome) > earlyAnswers) early.shift()
+        // Right after this answer, in the background; a load that fails is tried again after the next one.
+        if (loading === undefined) setTimeout(() => ready().catch(() => undefined))
+      },
+    })
+  if (partsFirst)
+    ready().catch((error: unknown) =>
+      console.error(`[plant-store-mock] The mock could not be set up; it answers 500 until it is: ${String(error)}`),
+    )
+  const handle: PlantStoreHandler = (request) =>
+    parts ? parts.handle(request) : core ? core(request) : ready().then(() => parts!.handle(request), renderError)
+  const pageStore =
+    store ?? onceLoaded('store', () => parts?.store, PlantStore.prototype, { ready, settled: () => false })
+  const mock = {
+    store: pageStore,
+    faults: onceLoaded('faults', () => parts?.faults),
+    coverage: onceLoaded('coverage', () => parts?.coverage),
+    requests: onceLoaded('requests', () => parts?.requests),
+    handlers: handlersOf(handle, pageStore, handlerOptions.baseUrl),
+  }
+  const worker = setupWorker(...mock.handlers)
+  return { worker, ...mock, start: (startOptions) => startPlantStoreWorker(worker, startOptions), ready }
 }
 
-/**
- * A set-up that needs the parts before its first answer (`persist`, `exposeOnWindow`, `faults`, a world to
- * check): they load at once, and answers wait for them; a set-up that fails (a world that is not valid) is
- * every answer's 500, and rejects `ready()` and `store.ready`.
- */
-function partsFirst(setUp: (chunk: PartsChunk) => Parts): PageMock {
-  let parts: Parts | undefined
-  const settled = loadParts().then((chunk) => {
-    parts = setUp(chunk)
-    return parts.store.ready
-  })
-  settled.catch((error: unknown) =>
-    console.error(
-      `[plant-store-mock] The Plant Store mock could not be set up, so it answers every request with 500: ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-    ),
-  )
-  const store = onceLoaded('store', () => parts?.store, PlantStore.prototype, {
-    ready: () => settled,
-    settled: () => false,
-  })
-  const handle: PlantStoreHandler = (request) =>
-    parts
-      ? parts.handle(request)
-      : settled.then(
-          () => parts!.handle(request),
-          (error: unknown) => renderError(error),
-        )
-  return { store, handle, parts: () => parts, ready: () => settled }
+/** What `window.__plantStoreMock` holds. */
+function publicParts({ store, faults, coverage, requests }: PlantStoreParts): PlantStoreParts {
+  return { store, faults, coverage, requests }
 }
 
 /**
@@ -267,7 +231,7 @@ function partsFirst(setUp: (chunk: PartsChunk) => Parts): PageMock {
 function onceLoaded<T extends object>(
   name: string,
   part: () => T | undefined,
-  prototype: object | null = Object.prototype,
+  prototype: object = Object.prototype,
   before: Readonly<Record<string, () => unknown>> = {},
 ): T {
   return new Proxy({} as T, {
@@ -280,16 +244,9 @@ function onceLoaded<T extends object>(
       if (typeof key === 'symbol' || key === 'then') return undefined
       const early = before[key]
       if (early) return early()
-      throw new PlantStoreError(
-        'unavailable',
-        `mock.${name}.${key} is not here yet: the mock's parts load after the page's first answer. ` +
-          'await mock.ready() first (inPagePlantStore and plantStoreBeforeEach do).',
-      )
+      throw new PlantStoreError('unavailable', `mock.${name}.${key} needs the mock's parts: await mock.ready() first.`)
     },
-    getPrototypeOf: () => {
-      const loaded = part()
-      return loaded === undefined ? prototype : Reflect.getPrototypeOf(loaded)
-    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(part() ?? Object.create(prototype)),
   })
 }
 

@@ -7,6 +7,7 @@
  * default one, `faults`). Loading it hands zod to the browser build's seam
  * (`zod-on-demand.ts`).
  */
+import { objectSchema } from '../core/body-schemas.ts'
 import { z } from '../core/zod-mini.ts'
 import { provideZod } from './zod-on-demand.ts'
 
@@ -49,7 +50,7 @@ export const zodMembers = {
   uuid: z.uuid,
 }
 
-provideZod(zodMembers)
+provideZod(zodMembers, objectSchema)
 
 export { plantStoreParts } from '../in-process-handler.ts'
 export { storedPlantStore } from './stored-world.ts'

@@ -9,6 +9,7 @@
  * {@link zodPending} first.
  */
 
+import type { objectSchema as ObjectSchema } from '../core/body-schemas.ts'
 import { PlantStoreError } from '../core/errors.ts'
 import type { z as Mini } from '../core/zod-mini.ts'
 
@@ -16,12 +17,21 @@ export { lazy } from '../core/lazy.ts'
 
 /** The members of zod the package uses, once the parts have loaded. */
 let loaded: Partial<typeof Mini> | undefined
+/** The contract's object schemas (`body-schemas.ts`), once the parts have loaded. */
+let objectSchemas: typeof ObjectSchema | undefined
 /** Loads the parts that provide zod (set by the browser entry). */
 let loader: (() => Promise<unknown>) | undefined
 
-/** Called by the parts' chunk as it loads: from then on `z` is zod (the members it gives). */
-export function provideZod(zod: Partial<typeof Mini>): void {
+/** Called by the parts' chunk as it loads: from then on `z` is zod (the members it gives), and `objectSchema` works. */
+export function provideZod(zod: Partial<typeof Mini>, schemas: typeof ObjectSchema): void {
   loaded = zod
+  objectSchemas = schemas
+}
+
+/** `body-schemas.ts`'s `objectSchema`, once the parts have loaded. */
+export const objectSchema: typeof ObjectSchema = (name) => {
+  if (objectSchemas === undefined) throw notLoaded()
+  return objectSchemas(name)
 }
 
 /** How zod is loaded when an answer needs it first: the browser entry's loading of its parts. */
@@ -39,7 +49,7 @@ export function zodPending(): Promise<void> | undefined {
 function notLoaded(): PlantStoreError {
   return new PlantStoreError(
     'unavailable',
-    'This part of the Plant Store mock loads on demand in a page (with zod): await mock.ready() first.',
+    "This needs zod, which comes with the mock's parts: await mock.ready() first.",
   )
 }
 
@@ -49,7 +59,7 @@ export const z: typeof Mini = new Proxy({} as typeof Mini, {
     if (loaded === undefined) throw notLoaded()
     const member: unknown = Reflect.get(loaded, key)
     // A member the parts do not hand over (`zodMembers` in parts.ts) is a bug of the package, named as such.
-    if (member === undefined) throw new TypeError(`plant-store-mock: z.${String(key)} is missing from zodMembers`)
+    if (member === undefined) throw new TypeError(`z.${String(key)} is not in zodMembers`)
     return member
   },
 })

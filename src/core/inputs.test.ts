@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { objectSchema, parseBody, parseParameters } from './inputs.ts'
+import { objectSchema } from './body-schemas.ts'
+import { parseBody, parseParameters } from './inputs.ts'
 
 /** What `parseParameters` makes of a list's query: its `limit`, or the 400's message. */
 function limitOf(query: string): unknown {

@@ -1,7 +1,7 @@
 import { contract } from '../generated/contract.ts'
 import type { NewPlant, Plant } from '../generated/openapi.ts'
-import { type NullAsAbsent, objectSchema } from './inputs.ts'
-import { lazy, z } from './zod.ts'
+import type { NullAsAbsent } from './inputs.ts'
+import { lazy, objectSchema, z } from './zod.ts'
 
 /** The scopes a token can grant, as the contract lists them. */
 export const scopes = contract.scopes

@@ -1,12 +1,14 @@
 /**
  * The zod the core and the fault rules build their schemas with: `zod/mini`
- * with English messages (`zod-mini.ts`), loaded with the module. The one seam
+ * with English messages (`zod-mini.ts`), loaded with the module, and the
+ * contract's object schemas built with it (`body-schemas.ts`). The one seam
  * zod is reached through: the browser entry's own build (`rolldown.config.ts`)
  * puts `src/browser/zod-on-demand.ts` in its place, which loads zod with the
  * mock's other parts after the first answer, so a page's first answer pays
  * for none of it. Every other entry, and every run from the sources, keeps
  * this one.
  */
+export { objectSchema } from './body-schemas.ts'
 export { lazy } from './lazy.ts'
 export { z } from './zod-mini.ts'
 

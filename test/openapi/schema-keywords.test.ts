@@ -13,13 +13,8 @@ import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { generateInputs } from '../../contracts/codegen-inputs.ts'
 import { acceptedTexts, formatSamples, refusedTexts, refusedValues } from '../../src/contract-testing/boundaries.ts'
-import {
-  bodySchema,
-  fieldSchema,
-  type ObjectSchema,
-  type ParameterSpec,
-  parameterParser,
-} from '../../src/core/inputs.ts'
+import { bodySchema, fieldSchema } from '../../src/core/body-schemas.ts'
+import { type ObjectSchema, type ParameterSpec, parameterParser } from '../../src/core/inputs.ts'
 import type { OpenApiDocument } from '../../src/core/openapi.ts'
 
 const contractText = readFileSync(new URL('../../contracts/openapi.yaml', import.meta.url), 'utf8')
