@@ -31,7 +31,6 @@ export const zodMembers = {
   maximum: z.maximum,
   minLength: z.minLength,
   minimum: z.minimum,
-  multipleOf: z.multipleOf,
   nonnegative: z.nonnegative,
   nullable: z.nullable,
   number: z.number,

@@ -23,7 +23,8 @@ export interface PlantStoreStoryParameters {
  * A Storybook `beforeEach` for the page's worker mock: before every story,
  * the store goes back to the world it was set up with (or the story's
  * `world`), every fault rule is cleared and the story's own are added. So
- * no story sees another's writes or faults, in any order.
+ * no story sees another's writes or faults, in any order. It first awaits
+ * the page mock's `ready()` (its fault rules load on demand).
  *
  * @example
  * // .storybook/preview.tsx
@@ -41,10 +42,12 @@ export interface PlantStoreStoryParameters {
  * }
  */
 export function plantStoreBeforeEach(
-  mock: Pick<PlantStoreParts, 'store' | 'faults'>,
+  mock: Pick<PlantStoreParts, 'store' | 'faults'> & { ready?: () => Promise<void> },
 ): (context: { parameters: { plantStore?: PlantStoreStoryParameters } }) => Promise<void> {
   return async ({ parameters }) => {
     const { world, faults = [] } = parameters.plantStore ?? {}
+    // The page's mock loads its fault rules (and zod, which checks a world) on demand: wait for them.
+    await mock.ready?.()
     mock.faults.clear()
     await (world === undefined ? mock.store.reset() : mock.store.load(buildWorld(world)))
     for (const [tenantId, rule] of faults) mock.faults.add(tenantId, rule)

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build, defaultClientConditions } from 'vite'
+import { build, defaultClientConditions, type PluginOption } from 'vite'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -41,7 +41,9 @@ export const pageHtml = '<!doctype html><title>app</title><script type="module" 
 /**
  * Builds `entry` (a path below the project) with Vite into `/page.js` and
  * serves it on 127.0.0.1, port 0, beside msw's worker script
- * (`/mockServiceWorker.js`). Any other path is the document `documents`
+ * (`/mockServiceWorker.js`), built with `plugins` (e.g. the browser entry's
+ * zod seam, `zodOnDemand` of `rolldown.config.ts`); chunks it loads on demand
+ * are served beside it. Any other path is the document `documents`
  * gives it (HTML), or a plain 404 as a static server answers.
  *
  * @example
@@ -50,12 +52,14 @@ export const pageHtml = '<!doctype html><title>app</title><script type="module" 
 export async function servePageScript(
   entry: string,
   documents: (path: string) => string | undefined,
+  plugins: PluginOption[] = [],
 ): Promise<ExampleSite> {
   const outDir = await mkdtemp(join(tmpdir(), 'plant-store-pages-'))
   await build({
     configFile: false,
     logLevel: 'warn',
     root: projectRoot,
+    plugins,
     resolve: { conditions: ['plant-store-mock:source', ...defaultClientConditions] },
     build: {
       outDir,
