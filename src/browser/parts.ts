@@ -8,6 +8,7 @@
  * (`zod-on-demand.ts`).
  */
 import { objectSchema } from '../core/body-schemas.ts'
+import * as world from '../core/world-schemas.ts'
 import { z } from '../core/zod-mini.ts'
 import { provideZod } from './zod-on-demand.ts'
 
@@ -18,12 +19,10 @@ import { provideZod } from './zod-on-demand.ts'
  * `test/msw/zod-on-demand.test.ts` fails when the sources use one not listed.
  */
 export const zodMembers = {
-  _default: z._default,
   array: z.array,
   boolean: z.boolean,
   email: z.email,
   enum: z.enum,
-  extend: z.extend,
   int: z.int,
   iso: z.iso,
   literal: z.literal,
@@ -32,10 +31,8 @@ export const zodMembers = {
   minLength: z.minLength,
   minimum: z.minimum,
   nonnegative: z.nonnegative,
-  nullable: z.nullable,
   number: z.number,
   object: z.object,
-  omit: z.omit,
   optional: z.optional,
   pipe: z.pipe,
   record: z.record,
@@ -49,7 +46,7 @@ export const zodMembers = {
   uuid: z.uuid,
 }
 
-provideZod(zodMembers, objectSchema)
+provideZod(zodMembers, { objectSchema, world })
 
 export { plantStoreParts } from '../in-process-handler.ts'
 export { storedPlantStore } from './stored-world.ts'

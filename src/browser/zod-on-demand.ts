@@ -11,28 +11,46 @@
 
 import type { objectSchema as ObjectSchema } from '../core/body-schemas.ts'
 import { PlantStoreError } from '../core/errors.ts'
+import { lazy } from '../core/lazy.ts'
+import type * as WorldSchemas from '../core/world-schemas.ts'
 import type { z as Mini } from '../core/zod-mini.ts'
 
-export { lazy } from '../core/lazy.ts'
+export { lazy }
 
 /** The members of zod the package uses, once the parts have loaded. */
 let loaded: Partial<typeof Mini> | undefined
-/** The contract's object schemas (`body-schemas.ts`), once the parts have loaded. */
-let objectSchemas: typeof ObjectSchema | undefined
+/** The contract's object schemas (`body-schemas.ts`) and a world's (`world-schemas.ts`), once the parts have loaded. */
+let schemas: { readonly objectSchema: typeof ObjectSchema; readonly world: typeof WorldSchemas } | undefined
 /** Loads the parts that provide zod (set by the browser entry). */
 let loader: (() => Promise<unknown>) | undefined
 
-/** Called by the parts' chunk as it loads: from then on `z` is zod (the members it gives), and `objectSchema` works. */
-export function provideZod(zod: Partial<typeof Mini>, schemas: typeof ObjectSchema): void {
+/** Called by the parts' chunk as it loads: from then on `z` is zod (the members it gives), and the schemas work. */
+export function provideZod(zod: Partial<typeof Mini>, built: NonNullable<typeof schemas>): void {
   loaded = zod
-  objectSchemas = schemas
+  schemas = built
 }
 
 /** `body-schemas.ts`'s `objectSchema`, once the parts have loaded. */
 export const objectSchema: typeof ObjectSchema = (name) => {
-  if (objectSchemas === undefined) throw notLoaded()
-  return objectSchemas(name)
+  if (schemas === undefined) throw notLoaded()
+  return schemas.objectSchema(name)
 }
+
+/** A schema of `world-schemas.ts`, once the parts have loaded: until then using it throws {@link notLoaded}'s error. */
+function worldSchemaNamed<K extends keyof typeof WorldSchemas>(name: K): (typeof WorldSchemas)[K] {
+  return lazy(() => {
+    if (schemas === undefined) throw notLoaded()
+    return schemas.world[name]
+  })
+}
+
+export const exactPlantsSchema = worldSchemaNamed('exactPlantsSchema')
+export const snapshotSchema = worldSchemaNamed('snapshotSchema')
+export const tenantSnapshotSchema = worldSchemaNamed('tenantSnapshotSchema')
+export const tenantSpecSchema = worldSchemaNamed('tenantSpecSchema')
+export const tokenSpecSchema = worldSchemaNamed('tokenSpecSchema')
+export const userSpecSchema = worldSchemaNamed('userSpecSchema')
+export const worldSchema = worldSchemaNamed('worldSchema')
 
 /** How zod is loaded when an answer needs it first: the browser entry's loading of its parts. */
 export function loadZodWith(load: () => Promise<unknown>): void {

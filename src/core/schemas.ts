@@ -1,7 +1,16 @@
 import { contract } from '../generated/contract.ts'
 import type { NewPlant, Plant } from '../generated/openapi.ts'
 import type { NullAsAbsent } from './inputs.ts'
-import { lazy, objectSchema, z } from './zod.ts'
+import {
+  lazy,
+  objectSchema,
+  type snapshotSchema,
+  type tenantSpecSchema,
+  type tokenSpecSchema,
+  type userSpecSchema,
+  worldSchema,
+  type z,
+} from './zod.ts'
 
 /** The scopes a token can grant, as the contract lists them. */
 export const scopes = contract.scopes
@@ -33,62 +42,15 @@ export function toPlant({ name, tag }: Plant): Plant {
   return tag === undefined ? { name } : { name, tag }
 }
 
-/** An access token as a world gives it: the scopes it grants until it expires (`null`: never). */
-export const tokenSpecSchema = lazy(() =>
-  z.object({
-    token: z.string().check(z.minLength(1)),
-    scopes: z.array(z.enum(scopes)),
-    /** ISO 8601 instant after which the token is refused; `null` never expires. */
-    expiresAt: z._default(z.nullable(z.iso.datetime({ offset: true })), null),
-  }),
-)
-
-/** A user of a tenant, with its tokens. */
-export const userSpecSchema = lazy(() =>
-  z.object({
-    id: z.string().check(z.minLength(1)),
-    name: z.string(),
-    tokens: z.array(tokenSpecSchema),
-  }),
-)
-
-/**
- * Exact plants a tenant starts with (and is reset to), oldest first: each a
- * valid plant, no id twice.
- *
- * @example
- * exactPlantsSchema.parse([{ id: 1, name: 'Fern', tag: 'fern' }, { id: 2, name: 'Aloe' }])
- */
-export const exactPlantsSchema = lazy(() =>
-  z.array(plantSchema).check(
-    z.superRefine((plants, context) => {
-      const seen = new Set<number>()
-      plants.forEach(({ id }, index) => {
-        if (seen.has(id))
-          context.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id ${id} of an earlier plant` })
-        seen.add(id)
-      })
-    }),
-  ),
-)
-
-/** A tenant as a world describes it: its users, and its plants: a seeded count or exact plants. */
-export const tenantSpecSchema = lazy(() =>
-  z.object({
-    id: z.string().check(z.minLength(1)),
-    name: z.string(),
-    /** The faker seed its plants are generated from (and reset to); unused with exact plants. */
-    seed: z.number().check(z.int()),
-    /** How many plants the seed generates, or the exact plants it starts with. */
-    plants: z.union([z.number().check(z.int(), z.minimum(0)), exactPlantsSchema]),
-    /** How many plants it may hold (default: the store's). */
-    quota: z.optional(z.number().check(z.int(), z.minimum(0))),
-    users: z.array(userSpecSchema),
-  }),
-)
-
-/** A whole world: the tenants a store starts with. */
-export const worldSchema = lazy(() => z.array(tenantSpecSchema))
+export {
+  exactPlantsSchema,
+  snapshotSchema,
+  tenantSnapshotSchema,
+  tenantSpecSchema,
+  tokenSpecSchema,
+  userSpecSchema,
+  worldSchema,
+} from './zod.ts'
 
 /** Worlds that are already what {@link worldSchema} makes of them (see {@link checkedWorld}). */
 const checkedWorlds = new WeakSet<readonly TenantSpec[]>()
@@ -120,18 +82,5 @@ export type UserSpec = z.input<typeof userSpecSchema>
 export type TenantSpec = z.input<typeof tenantSpecSchema>
 /** A tenant spec that passed {@link tenantSpecSchema}, defaults filled in: what builds a tenant, never parsed again. */
 export type CheckedTenantSpec = z.output<typeof tenantSpecSchema>
-
-/** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
-export const tenantSnapshotSchema = lazy(() =>
-  z.extend(z.omit(tenantSpecSchema, { plants: true, quota: true }), {
-    /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
-    seedPlants: tenantSpecSchema.shape.plants,
-    quota: z.number().check(z.int(), z.minimum(0)),
-    plants: exactPlantsSchema,
-  }),
-)
-
-/** The JSON form of a whole store, tenants in creation order. */
-export const snapshotSchema = lazy(() => z.object({ tenants: z.array(tenantSnapshotSchema) }))
 
 export type StoreSnapshot = z.output<typeof snapshotSchema>

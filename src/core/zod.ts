@@ -1,7 +1,8 @@
 /**
  * The zod the core and the fault rules build their schemas with: `zod/mini`
  * with English messages (`zod-mini.ts`), loaded with the module, and the
- * contract's object schemas built with it (`body-schemas.ts`). The one seam
+ * schemas built with it that the store's modules reach: the contract's
+ * object schemas (`body-schemas.ts`) and those of a world (`world-schemas.ts`). The one seam
  * zod is reached through: the browser entry's own build (`rolldown.config.ts`)
  * puts `src/browser/zod-on-demand.ts` in its place, which loads zod with the
  * mock's other parts after the first answer, so a page's first answer pays
@@ -10,6 +11,15 @@
  */
 export { objectSchema } from './body-schemas.ts'
 export { lazy } from './lazy.ts'
+export {
+  exactPlantsSchema,
+  snapshotSchema,
+  tenantSnapshotSchema,
+  tenantSpecSchema,
+  tokenSpecSchema,
+  userSpecSchema,
+  worldSchema,
+} from './world-schemas.ts'
 export { z } from './zod-mini.ts'
 
 /**
