@@ -93,7 +93,7 @@ try {
     await pageBytes(entries.handler),
     await pageBytes(entries.mock),
   ]
-  const kB = (bytes: number) => `${(bytes / 1000).toFixed(Number(process.env.DIGITS ?? 1))} kB`
+  const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
   const beyond = (bytes: number) => `${bytes >= 0 ? '+' : ''}${kB(bytes)}`
   console.log(
     `The README's browser entry, gzipped, before its first answer${without.length ? ` (without ${without.join(', ')})` : ''}:\n` +
@@ -103,9 +103,7 @@ try {
   for (const [name, bytes] of mock.onDemand) console.log(`  loaded only on demand: ${name} ${kB(bytes)}`)
 
   // Where the package's eager bytes are: its entry chunk and the chunks that one imports.
-  const library = new Map(
-    packaged.output.flatMap((chunk) => (chunk.type === 'chunk' ? [[chunk.fileName, chunk]] : [])),
-  )
+  const library = new Map(packaged.output.flatMap((chunk) => (chunk.type === 'chunk' ? [[chunk.fileName, chunk]] : [])))
   const shares = new Map<string, number>()
   for (const name of eagerChunks(library, library.get('browser.js')!, false)) {
     const chunk = library.get(name)!
