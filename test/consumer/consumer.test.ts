@@ -107,10 +107,10 @@ afterAll(async () => {
 })
 
 describe('the packed package', () => {
-  test('ships the bundled entries with their types and zod’s, the bin bundle, Swagger UI’s files, both contracts, the inspector page, the nginx template, README and LICENSE, and no sources or source maps', () => {
+  test('ships the bundled entries (the browser entry built apart) with their types and zod’s, the bin bundle, Swagger UI’s files, both contracts, the inspector page, the nginx template, README and LICENSE, and no sources or source maps', () => {
     const paths = packed.files.map((file) => file.path)
     const built =
-      /^(dist\/(lib|sandbox|swagger-ui)\/|contracts\/(sandbox\.)?openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
+      /^(dist\/(lib|browser|sandbox|swagger-ui)\/|contracts\/(sandbox\.)?openapi\.yaml$|src\/inspector\/[\w-]+\.(html|js|css)$|cluster\/nginx\.conf\.template$)/
 
     expect(paths.filter((path) => !built.test(path)).sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
     expect(paths).toEqual(
@@ -118,6 +118,8 @@ describe('the packed package', () => {
         'dist/sandbox/cli.js',
         'dist/lib/index.js',
         'dist/lib/node.d.ts',
+        'dist/browser/browser.js',
+        'dist/lib/browser.d.ts',
         'dist/lib/zod-types/mini/index.d.ts',
         'dist/lib/zod-types/LICENSE',
         'dist/swagger-ui/swagger-ui-bundle.js',
