@@ -42,7 +42,9 @@ export interface PlantStoreWorkerOptions extends Omit<CreateHandlersOptions, 'pe
    * Puts `{ store, faults, coverage, requests }` on `window.__plantStoreMock` for
    * end-to-end tests and the devtools console, and first adds the fault
    * rules a test left in `window.__plantStoreMockInit` (see
-   * `inPagePlantStore` in `plant-store-mock/playwright`). Off by default.
+   * `inPagePlantStore` in `plant-store-mock/playwright`): once the mock's
+   * parts have loaded, which this set-up does at once, before its first
+   * answer. Off by default.
    */
   exposeOnWindow?: boolean
 }
