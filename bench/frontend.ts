@@ -109,8 +109,8 @@ await setupWorker(http.get('/plants', () => HttpResponse.json([{ name: 'Monstera
     mock: `const { setupPlantStoreWorker } = await import('plant-store-mock/browser')\nawait setupPlantStoreWorker().start()\n`,
   }
   // What the page loads before its first answer: the entry, the chunks its `await import()`s name and their
-  // static imports (the first `GET /plants` of the seeded world imports nothing more); chunks only some later
-  // call imports (faker, for plants of another seed or count) are counted apart.
+  // static imports (the first `GET /plants` of the seeded world imports nothing more); chunks imported later
+  // (the mock's parts, right after the first answer; faker, for plants of another seed or count) are counted apart.
   const gzipped: Record<string, { eager: number; onDemand: number }> = {}
   for (const [name, code] of Object.entries(browserEntries)) {
     const entry = join(app, `browser-${name}.js`)
