@@ -92,6 +92,8 @@ interface Reading {
   readonly deaths: number[]
   /** The timeline of each starting plant the recording updates (its first change's epoch starts it). */
   readonly timelines: Map<number, Timeline>
+  /** What answers showed a starting plant was before the recording changed it, field by field (`exists`'s `was`). */
+  readonly was: Map<number, { name?: string; tag?: string | null }>
   /** Ids of starting plants no recorded request deleted, in the order answers showed them. */
   readonly held: number[]
   readonly lists: ListConstraint[]
@@ -105,7 +107,7 @@ const describe = (plants: readonly ListedPlant[]) => plants.map(({ name }) => JS
 
 /** Reads the facts in order: each id's fate, and each list against the recording's own plants then. */
 function read(facts: readonly PlantFact[]): Reading | Failure {
-  const reading: Reading = { deaths: [], timelines: new Map(), held: [], lists: [], named: new Set() }
+  const reading: Reading = { deaths: [], timelines: new Map(), was: new Map(), held: [], lists: [], named: new Set() }
   /** What is known of each id now, and the exchange that showed it. */
   const status = new Map<number, { kind: 'start' | 'created' | 'gone'; index: number; plant?: StoredPlant }>()
   /** The recording's own plants now, in creation order. */
@@ -126,6 +128,10 @@ function read(facts: readonly PlantFact[]): Reading | Failure {
           if (!now) {
             status.set(evidence.id, { kind: 'start', index })
             heldSet.add(evidence.id)
+          }
+          // What a starting plant was, while the recording has not changed it yet.
+          if (evidence.was && status.get(evidence.id)?.kind === 'start' && !reading.timelines.has(evidence.id)) {
+            reading.was.set(evidence.id, { ...reading.was.get(evidence.id), ...evidence.was })
           }
           break
         }
@@ -279,7 +285,10 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
     const count = state.placed[group] ?? 0
     if (!throughout && count === epochs.length) return undefined
     const epoch = throughout ? Number.POSITIVE_INFINITY : (epochs[0] as number)
-    const timeline = throughout ? undefined : reading.timelines.get(reading.deaths[epoch - 1] as number)
+    const id = throughout ? undefined : (reading.deaths[epoch - 1] as number)
+    const timeline = id === undefined ? undefined : reading.timelines.get(id)
+    // Before its first change: what answers showed it was (an updated plant is a group of its own: its id is known).
+    const was = timeline && id !== undefined ? reading.was.get(id) : undefined
     let plant: ListedPlant | undefined
     let advanced = false
     let fits = true
@@ -293,7 +302,7 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
       const shown = list.plants[seenOf]
       if (known) {
         if (!shown || !sameListed(known, shown)) fits = false
-      } else if (!shown || (plant && !sameListed(plant, shown))) fits = false
+      } else if (!shown || (plant && !sameListed(plant, shown)) || (was && !wasShown(was, shown))) fits = false
       else plant = shown
       advanced = true
       return seenOf + 1
@@ -345,6 +354,10 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
   return 'none'
 }
 
+/** Whether a listed plant is what answers showed a plant was (each field they showed). */
+const wasShown = (was: { name?: string; tag?: string | null }, shown: ListedPlant) =>
+  (was.name === undefined || was.name === shown.name) && (was.tag === undefined || was.tag === (shown.tag ?? null))
+
 /** Solves the facts: the plants, the first fact no world gives, or (`none`) no world gives the lists. */
 function solve(facts: readonly PlantFact[], maxStates: number): PlantInference | 'none' {
   const reading = read(facts)
@@ -374,7 +387,10 @@ function solve(facts: readonly PlantFact[], maxStates: number): PlantInference |
       id = standIn
       taken.add(id)
     }
-    return { id, ...(plant ?? { name: `Plant ${id}` }) }
+    if (plant) return { id, ...plant }
+    // No list showed it before the recording changed it: what answers showed it was, else a name of its own.
+    const { name = `Plant ${id}`, tag } = reading.was.get(id) ?? {}
+    return { id, name, ...(typeof tag === 'string' ? { tag } : {}) }
   })
   return { ok: true, plants }
 }
