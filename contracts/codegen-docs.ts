@@ -6,13 +6,16 @@
  * takes and what the contract says of it); in `docs/reference/errors.md`,
  * the table of the shared answers and what the contract says of each; in
  * `docs/guides/coverage.md`, the count of declared answers, the fields a 400
- * is counted under, and the example report. Each sits between two markers
+ * is counted under, and the example report; in `docs/guides/sandbox.md`, the
+ * methods a CORS preflight allows (those of both contracts). Each sits between two markers
  * (`<!-- generated: operations -->` … `<!-- end generated: operations -->`)
  * that codegen rewrites; `test/openapi/openapi.test.ts` fails while they are
  * stale, so the docs cannot drift from the contract.
  */
 import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
 import {
+  httpMethods,
   type OpenApiDocument,
   operationsOf,
   type RequestBodyObject,
@@ -26,6 +29,8 @@ import { takes, type ValueSchema } from '../src/core/takes.ts'
 export const contractPage = '../../docs/reference/contract.md'
 const errorsPage = '../../docs/reference/errors.md'
 const coveragePage = '../../docs/guides/coverage.md'
+const sandboxPage = '../../docs/guides/sandbox.md'
+const sandboxContractUrl = new URL('./sandbox.openapi.yaml', import.meta.url)
 
 const oneLine = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ').trim()
 
@@ -152,6 +157,24 @@ function coverageBlocks(document: OpenApiDocument): { answers: string; example: 
   return { answers, example }
 }
 
+/**
+ * The methods a CORS preflight allows, as `src/core/cors-policy.ts` derives
+ * them from the generated contracts (`test/docs/restated.test.ts` holds the
+ * two together): every method of the Plant Store's and the sandbox-control
+ * API's contracts, in their order, each once, but HEAD (never preflighted).
+ */
+function corsMethodsLine(document: OpenApiDocument): string {
+  const sandbox = parse(readFileSync(sandboxContractUrl, 'utf8')) as { paths: Record<string, object> }
+  const methods = [document.paths, sandbox.paths].flatMap((paths) =>
+    Object.values(paths as Record<string, object>).flatMap((item) =>
+      Object.keys(item)
+        .filter((key) => (httpMethods as readonly string[]).includes(key) && key !== 'head')
+        .map((key) => key.toUpperCase()),
+    ),
+  )
+  return `Methods a preflight allows: ${[...new Set(methods)].map((method) => `\`${method}\``).join(', ')}.`
+}
+
 /** Rewrites the block `name` of a page; throws when the page has no such block. */
 function replaceBlock(page: string, name: string, contents: string): string {
   const start = `<!-- generated: ${name} (npm run generate, from contracts/openapi.yaml; do not edit) -->`
@@ -180,5 +203,10 @@ export function generateDocs(document: OpenApiDocument): Record<string, string> 
   const { answers, example } = coverageBlocks(document)
   coverage = replaceBlock(coverage, 'answers', answers)
   coverage = replaceBlock(coverage, 'coverage example', example)
-  return { [contractPage]: page, [errorsPage]: errors, [coveragePage]: coverage }
+  const sandbox = replaceBlock(
+    readFileSync(new URL(`../src/generated/${sandboxPage}`, import.meta.url), 'utf8'),
+    'cors methods',
+    corsMethodsLine(document),
+  )
+  return { [contractPage]: page, [errorsPage]: errors, [coveragePage]: coverage, [sandboxPage]: sandbox }
 }

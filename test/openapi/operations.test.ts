@@ -127,7 +127,7 @@ const present: Record<Part, (id: OperationId) => boolean | Promise<boolean>> = {
 /** What to do when a part is missing: the step of docs/maintainers/adding-an-operation.md. */
 const nextStep: Record<Part, string> = {
   client: 'step 1: run npm run generate (the client method is generated from the contract)',
-  core: "step 2: the operation's file src/core/operations/<operation-id>.ts, in the table of src/core/operations/index.ts",
+  core: "step 2: the operation's file src/core/operations/<operation-id>.ts (npm run generate lists it in src/generated/operations.ts)",
   'behaviour test': "step 3: a describe('METHOD /path') block of behaviour tests under test/msw/",
   rule: 'step 4: a conformance rule whose clause starts with the operationId and that gets its success answer (src/contract-testing/conformance/rules/)',
   provider: 'step 5: answer the operation in the independent Plant Store (test/support/independent-provider.ts)',

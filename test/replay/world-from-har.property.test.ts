@@ -1,7 +1,8 @@
 /**
  * What a recording implies is consistent: for any session recorded from a
- * Plant Store (lists, whole or cut by `limit`, creates, deletes, 404s and
- * 409s, in any order: writes before any list, ids no list named, creates a
+ * Plant Store (lists, whole or cut by `limit`, and every write the contract
+ * declares, with its 404s and 409s: creates, deletes, any other write
+ * of a plant, each sent as the contract's method, path and body, in any order: writes before any list, ids no list named, creates a
  * later list shows; four tenants, one of them a token the map does not
  * name), the world `worldFromHar` infers, put in a fresh mock and sent the
  * same requests, gives every recorded answer; and `replay` of the recording
@@ -18,6 +19,7 @@ import {
   worldFromHar,
 } from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
+import { contract } from '../../src/generated/contract.ts'
 import { contractInputs } from '../../src/generated/contract-inputs.ts'
 import { requiredHeaders } from '../support/contract.ts'
 
@@ -33,7 +35,7 @@ const tenantNames = ['north', 'south', 'east', 'west'] as const
 
 /** A request of a session, as a client sends it. */
 interface SessionRequest {
-  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly method: string
   readonly path: string
   readonly query: string
   readonly token: string
@@ -56,6 +58,46 @@ const plantsOf = (tenant: string) =>
   fc.uniqueArray(fc.tuple(ids, fields), { selector: ([id]) => id, maxLength: 6 }).map((pairs) => ({ tenant, pairs }))
 
 const token = fc.constantFrom(...tenantNames.map((tenant) => `tok_${tenant}`))
+
+/** A value of each body field the contract declares: ids as the paths take them, the few names, a tag. */
+const fieldValues: Readonly<Record<string, fc.Arbitrary<unknown>>> = {
+  id: ids,
+  name: fields.map(({ name }) => name),
+  tag: fc.constant('green'),
+}
+
+/** A body of a write as the contract declares it: every required field, any of the others. */
+function bodyOf(operationId: keyof typeof contractInputs.operations): fc.Arbitrary<string | undefined> {
+  const body = contractInputs.operations[operationId].body
+  if (!body) return fc.constant(undefined)
+  const schema: { readonly required?: readonly string[]; readonly properties?: Readonly<Record<string, unknown>> } =
+    contractInputs.schemas[body.schema]
+  const required = new Set(schema.required ?? [])
+  const entries = Object.keys(schema.properties ?? {}).map((field) => {
+    const value = fieldValues[field]
+    if (!value)
+      throw new Error(
+        `${operationId}'s body has a field "${field}" this test sends no value of: add one to fieldValues`,
+      )
+    return fc.tuple(fc.constant(field), required.has(field) ? value : fc.option(value, { nil: undefined }))
+  })
+  return fc
+    .tuple(...entries)
+    .map((pairs) => JSON.stringify(Object.fromEntries(pairs.filter(([, value]) => value !== undefined))))
+}
+
+/** Every write of the contract (not a GET or HEAD), as the contract sends it: its method, its path (an id), its body. */
+const writes = Object.entries(contract.operations)
+  .filter(([, { method }]) => method !== 'GET' && method !== 'HEAD')
+  .map(([operationId, { method, path }]) =>
+    fc.tuple(token, ids, bodyOf(operationId as keyof typeof contractInputs.operations)).map(([token, id, body]) => ({
+      method,
+      path: path.replace('{id}', String(id)),
+      query: '',
+      token,
+      ...(body === undefined ? {} : { body }),
+    })),
+  )
 const request: fc.Arbitrary<SessionRequest> = fc.oneof(
   fc
     .tuple(
@@ -70,14 +112,7 @@ const request: fc.Arbitrary<SessionRequest> = fc.oneof(
         : '',
       token,
     })),
-  fc.tuple(token, ids, fields).map(([token, id, { name, tag }]) => ({
-    method: 'POST' as const,
-    path: '/plants',
-    query: '',
-    token,
-    body: JSON.stringify({ id, name, ...(tag === undefined ? {} : { tag }) }),
-  })),
-  fc.tuple(token, ids).map(([token, id]) => ({ method: 'DELETE' as const, path: `/plants/${id}`, query: '', token })),
+  ...writes,
 )
 
 function worldOf(
@@ -166,9 +201,15 @@ describe('worldFromHar', () => {
           const recorded = await answers(worldOf(tenants), session)
           const har = harOf(session, recorded)
           const world = await worldFromHar(har, { baseUrl, tokens })
-          expect(await answers(world, session)).toEqual(recorded)
+          // What each answer means is its operation's readBacks (src/core/operations/<operation-id>.ts).
+          const readBacks =
+            "the operations' readBacks (step 2 of docs/maintainers/adding-a-write.md: src/core/operations/<operation-id>.ts) say what each answer wrote"
+          expect(
+            await answers(world, session),
+            `the world worldFromHar inferred does not give the recorded answers: ${readBacks}`,
+          ).toEqual(recorded)
           const report = await replayHar(har, { baseUrl, tokens })
-          expect(report.disagreements).toEqual([])
+          expect(report.disagreements, `replay disagrees with its own recording: ${readBacks}`).toEqual([])
         },
       ),
       {

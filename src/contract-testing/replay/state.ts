@@ -27,6 +27,7 @@ import {
   operations,
 } from '../../core/operations/index.ts'
 import { templatePattern } from '../../core/path-template.ts'
+import { applyPlantChange } from '../../core/plant-writes.ts'
 import {
   scopes as contractScopes,
   type Scope,
@@ -381,11 +382,9 @@ export class ReplayState {
    * exchange of the tenant.
    */
   #wrote(tenant: string, id: number, plant: StoredPlant | undefined): void {
+    // As the store applies a write: a plant whose id it holds keeps its place (an update), a new one comes last.
     const truth = this.#truth.get(tenant) ?? []
-    this.#truth.set(tenant, truth)
-    const at = truth.findIndex((held) => held.id === id)
-    if (at !== -1) truth.splice(at, 1)
-    if (plant) truth.push(plant)
+    this.#truth.set(tenant, applyPlantChange(truth, { kind: 'plant', tenantId: tenant, id, plant, before: undefined }))
     const held = this.store.getPlant(tenant, id)
     const same = held && plant ? held.name === plant.name && held.tag === plant.tag : held === plant
     if (!same) this.#dirty.add(tenant)

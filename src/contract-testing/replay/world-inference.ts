@@ -9,17 +9,19 @@
  * The model is the store's: a tenant holds an ordered list of plants, those
  * it started with first, in their order, then those the recording created,
  * in creation order. A 204 delete or a 409 create shows a plant with that id
- * was there, a 404 delete or a 200 create that none was; a 200 create adds
- * the plant it answers at the end, a 204 delete takes the plant away; a list
+ * was there, a 404 delete or a 200 create that none was; a write of an id
+ * none held (a 200 create) adds the plant it answers at the end, a write of
+ * an id held (an update) changes that plant in its place, a 204 delete takes
+ * the plant away; a list
  * shows the names and tags of all the plants in order (cut by `limit`: the
  * first ones).
  *
  * Every id an answer names has one fate the recording fixes (held from the
  * start and deleted at a known exchange, held throughout, never held), so
  * what is open is the starting list itself: a sequence of plants, each
- * either one the recording deletes (at a known point), or one held
- * throughout (an id a 409 showed, or a stand-in id for a plant only lists
- * showed). Each list sees the plants of that sequence still there, then the
+ * either one the recording changes (deletes or updates, at known points: its
+ * timeline), or one held throughout (an id a 409 showed, or a stand-in id
+ * for a plant only lists showed). Each list sees the plants of that sequence still there, then the
  * recording's own. The search goes through the starting list plant by plant,
  * each step advancing every list that sees that plant; the smallest world
  * that gives every list is answered (the first found, trying choices in a
@@ -81,10 +83,17 @@ interface ListConstraint {
   readonly endsAt?: readonly boolean[]
 }
 
+/** What becomes of a starting plant the recording changes: from each epoch on, the plant it is then (`undefined`: gone). */
+type Timeline = Array<{ readonly epoch: number; readonly plant: ListedPlant | undefined }>
+
 /** What the answers fix of the ids they name, and the lists, read in order. */
 interface Reading {
-  /** Starting plants the recording deletes, in the order it does: the `j`-th ends epoch `j`. */
+  /** Each change (a delete or an update) of a starting plant, in the order of the recording: the `j`-th ends epoch `j`. */
   readonly deaths: number[]
+  /** The timeline of each starting plant the recording updates (its first change's epoch starts it). */
+  readonly timelines: Map<number, Timeline>
+  /** What answers showed a starting plant was before the recording changed it, field by field (`exists`'s `was`). */
+  readonly was: Map<number, { name?: string; tag?: string | null }>
   /** Ids of starting plants no recorded request deleted, in the order answers showed them. */
   readonly held: number[]
   readonly lists: ListConstraint[]
@@ -98,7 +107,7 @@ const describe = (plants: readonly ListedPlant[]) => plants.map(({ name }) => JS
 
 /** Reads the facts in order: each id's fate, and each list against the recording's own plants then. */
 function read(facts: readonly PlantFact[]): Reading | Failure {
-  const reading: Reading = { deaths: [], held: [], lists: [], named: new Set() }
+  const reading: Reading = { deaths: [], timelines: new Map(), was: new Map(), held: [], lists: [], named: new Set() }
   /** What is known of each id now, and the exchange that showed it. */
   const status = new Map<number, { kind: 'start' | 'created' | 'gone'; index: number; plant?: StoredPlant }>()
   /** The recording's own plants now, in creation order. */
@@ -120,6 +129,10 @@ function read(facts: readonly PlantFact[]): Reading | Failure {
             status.set(evidence.id, { kind: 'start', index })
             heldSet.add(evidence.id)
           }
+          // What a starting plant was, while the recording has not changed it yet.
+          if (evidence.was && status.get(evidence.id)?.kind === 'start' && !reading.timelines.has(evidence.id)) {
+            reading.was.set(evidence.id, { ...reading.was.get(evidence.id), ...evidence.was })
+          }
           break
         }
         case 'missing': {
@@ -138,17 +151,27 @@ function read(facts: readonly PlantFact[]): Reading | Failure {
         case 'wrote': {
           reading.named.add(evidence.id)
           const now = status.get(evidence.id)
-          if (evidence.plant) {
-            status.set(evidence.id, { kind: 'created', index, plant: evidence.plant })
-            created.push(evidence.plant)
-            break
-          }
-          if (now?.kind === 'created') created.splice(created.indexOf(now.plant as StoredPlant), 1)
-          else if (now?.kind === 'start') {
+          if (now?.kind === 'created') {
+            // The recording's own plant: changed in its place, or taken away.
+            const at = created.indexOf(now.plant as StoredPlant)
+            if (evidence.plant) created[at] = evidence.plant
+            else created.splice(at, 1)
+          } else if (now?.kind === 'start') {
+            // A starting plant: from this epoch on, it is the written plant in its place, or gone.
             heldSet.delete(evidence.id)
+            const timeline = reading.timelines.get(evidence.id)
+            const epoch = reading.deaths.length + 1
             reading.deaths.push(evidence.id)
-          }
-          status.set(evidence.id, { kind: 'gone', index })
+            if (timeline) timeline.push({ epoch, plant: evidence.plant })
+            else if (evidence.plant) reading.timelines.set(evidence.id, [{ epoch, plant: evidence.plant }])
+            if (evidence.plant) status.set(evidence.id, { kind: 'start', index })
+            else status.set(evidence.id, { kind: 'gone', index })
+            break
+          } else if (evidence.plant) created.push(evidence.plant) // none held it: a create, last
+          status.set(
+            evidence.id,
+            evidence.plant ? { kind: 'created', index, plant: evidence.plant } : { kind: 'gone', index },
+          )
           break
         }
         case 'listed': {
@@ -223,13 +246,29 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
   const { lists } = reading
   const heldCount = reading.held.length
   // Groups of deletes with no list between them, in order: each a run of epochs (1-based) seen by the same lists.
+  // A plant the recording updates is a group of its own, at its first change (its timeline says the rest).
   const groups: number[][] = []
-  reading.deaths.forEach((_, at) => {
+  /** Whether the change that ends each epoch takes a plant away (1-based). */
+  const gone: boolean[] = [false]
+  const firsts = new Set<number>()
+  reading.deaths.forEach((id, at) => {
     const epoch = at + 1
+    const timeline = reading.timelines.get(id)
+    gone.push(timeline ? timeline.some((change) => change.epoch === epoch && !change.plant) : true)
+    if (timeline && timeline[0]?.epoch !== epoch) return // a later change of a plant placed at its first
+    firsts.add(epoch)
     const last = groups.at(-1)
-    if (last && !lists.some((list) => list.epoch === epoch - 1)) last.push(epoch)
-    else groups.push([epoch])
+    const from = last?.at(-1) ?? 0
+    if (last && !timeline && !reading.timelines.has(reading.deaths[from - 1] as number)) {
+      if (!lists.some((list) => list.epoch >= from && list.epoch < epoch)) {
+        last.push(epoch)
+        return
+      }
+    }
+    groups.push([epoch])
   })
+  /** How many starting plants the changes up to this epoch took away. */
+  const goneBy = (epoch: number) => gone.slice(0, epoch + 1).filter(Boolean).length
   // A state: how far each list has been seen, how many of each group are placed, how many held (up to those named).
   type State = { readonly seen: readonly number[]; readonly placed: readonly number[]; readonly held: number }
   const keyOfState = ({ seen, placed, held }: State) => `${seen.join(',')}|${placed.join(',')}|${held}`
@@ -246,15 +285,24 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
     const count = state.placed[group] ?? 0
     if (!throughout && count === epochs.length) return undefined
     const epoch = throughout ? Number.POSITIVE_INFINITY : (epochs[0] as number)
+    const id = throughout ? undefined : (reading.deaths[epoch - 1] as number)
+    const timeline = id === undefined ? undefined : reading.timelines.get(id)
+    // Before its first change: what answers showed it was (an updated plant is a group of its own: its id is known).
+    const was = timeline && id !== undefined ? reading.was.get(id) : undefined
     let plant: ListedPlant | undefined
     let advanced = false
     let fits = true
     const seen = state.seen.map((seenOf, at) => {
       const list = lists[at] as ListConstraint
-      if (list.epoch >= epoch) return seenOf // deleted before that list
+      // After its first change: the plant the recording made it then (an update), or none (deleted before that list).
+      const known =
+        list.epoch >= epoch ? timeline?.filter((change) => change.epoch <= list.epoch).at(-1)?.plant : undefined
+      if (list.epoch >= epoch && !known) return seenOf
       if (!list.exact && seenOf === list.plants.length) return seenOf // past a cut list's end
       const shown = list.plants[seenOf]
-      if (!shown || (plant && !sameListed(plant, shown))) fits = false
+      if (known) {
+        if (!shown || !sameListed(known, shown)) fits = false
+      } else if (!shown || (plant && !sameListed(plant, shown)) || (was && !wasShown(was, shown))) fits = false
       else plant = shown
       advanced = true
       return seenOf + 1
@@ -269,11 +317,11 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
       placed: { epoch: throughout ? 0 : (epochs[count] as number), plant },
     }
   }
-  // The fewest plants: every delete takes one; a whole list shows all the others there then.
-  let fewest = reading.deaths.length
+  // The fewest plants: every changed one; a whole list shows all the others there then.
+  let fewest = firsts.size
   for (const list of lists) {
-    if (list.exact) fewest = Math.max(fewest, list.plants.length + list.epoch)
-    else fewest = Math.max(fewest, (list.endsAt?.indexOf(true) ?? 0) + list.epoch)
+    if (list.exact) fewest = Math.max(fewest, list.plants.length + goneBy(list.epoch))
+    else fewest = Math.max(fewest, (list.endsAt?.indexOf(true) ?? 0) + goneBy(list.epoch))
   }
   const most = reading.deaths.length + heldCount + lists.reduce((sum, list) => sum + list.plants.length, 0)
   /** The largest number of further plants within which each state is known to fail. */
@@ -306,6 +354,10 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
   return 'none'
 }
 
+/** Whether a listed plant is what answers showed a plant was (each field they showed). */
+const wasShown = (was: { name?: string; tag?: string | null }, shown: ListedPlant) =>
+  (was.name === undefined || was.name === shown.name) && (was.tag === undefined || was.tag === (shown.tag ?? null))
+
 /** Solves the facts: the plants, the first fact no world gives, or (`none`) no world gives the lists. */
 function solve(facts: readonly PlantFact[], maxStates: number): PlantInference | 'none' {
   const reading = read(facts)
@@ -335,7 +387,10 @@ function solve(facts: readonly PlantFact[], maxStates: number): PlantInference |
       id = standIn
       taken.add(id)
     }
-    return { id, ...(plant ?? { name: `Plant ${id}` }) }
+    if (plant) return { id, ...plant }
+    // No list showed it before the recording changed it: what answers showed it was, else a name of its own.
+    const { name = `Plant ${id}`, tag } = reading.was.get(id) ?? {}
+    return { id, name, ...(typeof tag === 'string' ? { tag } : {}) }
   })
   return { ok: true, plants }
 }

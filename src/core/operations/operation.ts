@@ -64,7 +64,13 @@ export interface RecordedRequest {
  *   there is none: the generic change every persistence layer applies.
  */
 export type Evidence =
-  | { readonly kind: 'exists'; readonly id: number; readonly otherwise: number }
+  | {
+      readonly kind: 'exists'
+      readonly id: number
+      readonly otherwise: number
+      /** What the answer shows the plant was before the request, field by field (a partial update's fields it did not send; `tag: null`: it had none). */
+      readonly was?: { readonly name?: string; readonly tag?: string | null } | undefined
+    }
   | { readonly kind: 'missing'; readonly id: number; readonly otherwise: number }
   | { readonly kind: 'listed'; readonly plants: unknown; readonly cut?: number | undefined }
   | { readonly kind: 'room' }
