@@ -1,6 +1,7 @@
 import { contract } from '../generated/contract.ts'
 import type { NewPlant, Plant } from '../generated/openapi.ts'
 import { type NullAsAbsent, objectSchema } from './inputs.ts'
+import { tenantMemorySchema } from './tenant-memory.ts'
 import { lazy, z } from './zod.ts'
 
 /** The scopes a token can grant, as the contract lists them. */
@@ -84,6 +85,8 @@ export const tenantSpecSchema = lazy(() =>
     /** How many plants it may hold (default: the store's). */
     quota: z.optional(z.number().check(z.int(), z.minimum(0))),
     users: z.array(userSpecSchema),
+    /** What it remembers when it starts (and a reset returns to): see `tenant-memory.ts`; absent, nothing. */
+    memory: z.optional(tenantMemorySchema),
   }),
 )
 
@@ -123,11 +126,15 @@ export type CheckedTenantSpec = z.output<typeof tenantSpecSchema>
 
 /** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
 export const tenantSnapshotSchema = lazy(() =>
-  z.extend(z.omit(tenantSpecSchema, { plants: true, quota: true }), {
+  z.extend(z.omit(tenantSpecSchema, { plants: true, quota: true, memory: true }), {
     /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
     seedPlants: tenantSpecSchema.shape.plants,
     quota: z.number().check(z.int(), z.minimum(0)),
     plants: exactPlantsSchema,
+    /** What it remembers when reset (its spec's `memory`); absent in snapshots made before memory: nothing. */
+    seedMemory: z._default(tenantMemorySchema, {}),
+    /** What it remembers now (see `tenant-memory.ts`); absent in snapshots made before memory: nothing. */
+    memory: z._default(tenantMemorySchema, {}),
   }),
 )
 
