@@ -21,13 +21,7 @@ import { hostname } from 'node:os'
 import { createClient, type RedisClientType } from '@redis/client'
 import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
-import {
-  emptyMemory,
-  type StoreChange,
-  type TenantMemory,
-  type TenantSnapshot,
-  unreachable,
-} from '../core/store.ts'
+import { emptyMemory, type StoreChange, type TenantMemory, type TenantSnapshot, unreachable } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
 import {

@@ -2,14 +2,7 @@ import { PlantStoreError } from './errors.ts'
 import { keyedQueue } from './keyed-queue.ts'
 import { plantCost } from './plant-budget.ts'
 import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
-import {
-  checkMemorySize,
-  memoryCost,
-  type PlantWrite,
-  refusal,
-  remember,
-  type TenantMemory,
-} from './tenant-memory.ts'
+import { checkMemorySize, memoryCost, type PlantWrite, refusal, remember, type TenantMemory } from './tenant-memory.ts'
 import type { TenantPlants } from './tenant-plants.ts'
 import type { Tenant } from './tenants.ts'
 
@@ -313,6 +306,6 @@ function rememberWrite(
   if (after === before) return { change: {}, apply: () => undefined, undo: () => undefined }
   checkMemorySize(after)
   const grown = memoryCost(after) - memoryCost(before)
-  if (grown > 0) plants.checkRoomFor(grown, "what the tenant remembers")
+  if (grown > 0) plants.checkRoomFor(grown, 'what the tenant remembers')
   return { change: { memory: after }, apply: () => plants.remember(after), undo: () => plants.remember(before) }
 }

@@ -1,8 +1,8 @@
 import { LoadQueue } from './load-queue.ts'
 import { recorded } from './plant-writes.ts'
 import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
-import type { TenantMemory } from './tenant-memory.ts'
 import type { StoreState } from './store-state.ts'
+import type { TenantMemory } from './tenant-memory.ts'
 import type { Tenant, Tenants } from './tenants.ts'
 
 /**

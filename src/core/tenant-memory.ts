@@ -158,7 +158,8 @@ export function mergeMemory(memory: TenantMemory, part: TenantMemory): TenantMem
 function merged(memory: unknown, part: unknown): unknown {
   if (Array.isArray(part)) {
     const held = Array.isArray(memory) ? [...memory] : []
-    for (const item of part) if (!held.some((value) => memoryHolds(value, item) && memoryHolds(item, value))) held.push(item)
+    for (const item of part)
+      if (!held.some((value) => memoryHolds(value, item) && memoryHolds(item, value))) held.push(item)
     return held
   }
   if (typeof part === 'object' && part !== null) {
