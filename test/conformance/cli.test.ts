@@ -41,9 +41,14 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true })
 })
 
+/**
+ * What a run must leave as it found it: every tenant, token and plant. Not what the tenants remember besides
+ * their plants (a rule with memory: the deletes of the plants the run created), which only a reset forgets.
+ */
 async function state(running: RunningSandbox): Promise<string> {
   await running.store.ready
-  return JSON.stringify(running.store.snapshot())
+  const { tenants } = running.store.snapshot()
+  return JSON.stringify(tenants.map(({ memory: _remembered, ...tenant }) => tenant))
 }
 
 async function independent(options: Parameters<typeof startIndependentProvider>[0] = {}): Promise<IndependentProvider> {
