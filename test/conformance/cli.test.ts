@@ -19,7 +19,7 @@ import {
   independentTokens,
   startIndependentProvider,
 } from '../support/independent-provider.ts'
-import { sandboxTokens, spawnCli, tokenFlags, until } from './support.ts'
+import { leftAsFound, sandboxTokens, spawnCli, tokenFlags, until } from './support.ts'
 
 /** The ids of the rules in the named groups (`auth` holds `auth.*`), in the order the suite runs them. */
 const ruleIds = (groups: readonly string[]) =>
@@ -41,14 +41,8 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true })
 })
 
-/**
- * What a run must leave as it found it: every tenant, token and plant. Not what the tenants remember besides
- * their plants (a rule with memory: the deletes of the plants the run created), which only a reset forgets.
- */
 async function state(running: RunningSandbox): Promise<string> {
-  await running.store.ready
-  const { tenants } = running.store.snapshot()
-  return JSON.stringify(tenants.map(({ memory: _remembered, ...tenant }) => tenant))
+  return leftAsFound(running.store)
 }
 
 async function independent(options: Parameters<typeof startIndependentProvider>[0] = {}): Promise<IndependentProvider> {
