@@ -21,10 +21,12 @@ import { provideZod } from './zod-on-demand.ts'
 export const zodMembers = {
   array: z.array,
   boolean: z.boolean,
+  catchall: z.catchall,
   email: z.email,
   enum: z.enum,
   int: z.int,
   iso: z.iso,
+  json: z.json,
   literal: z.literal,
   maxLength: z.maxLength,
   maximum: z.maximum,

@@ -13,7 +13,7 @@
 import { buildWorld, generatePlants } from '../../fixtures/world.ts'
 import { PlantStoreError } from '../core/errors.ts'
 import { type StoreSnapshot, snapshotSchema, type TenantSpec } from '../core/schemas.ts'
-import { applyPlantChange, PlantStore, type StoreChange } from '../core/store.ts'
+import { applyPlantChange, fromSnapshot, memoryAfter, PlantStore, type StoreChange } from '../core/store.ts'
 import { lazy, z } from '../core/zod.ts'
 import { contract } from '../generated/contract.ts'
 import type { CreatePlantStoreOptions } from '../seeded-store.ts'
@@ -181,9 +181,8 @@ export function storedPlantStore(
     else {
       const tenant = stored.snapshot.tenants.find(({ id }) => id === what)
       if (!tenant) return void store.removeTenant(what)
-      const { seedPlants, plants, ...spec } = tenant
-      const provisioned = stored.provisioned.includes(what)
-      put = store.putTenant({ ...spec, plants: seedPlants }, { plants, provisioned })
+      const { spec, plants, memory } = fromSnapshot(tenant)
+      put = store.putTenant(spec, { plants, memory, provisioned: stored.provisioned.includes(what) })
     }
     put.then(
       () => {
@@ -414,7 +413,9 @@ class WorldStorage {
     }
     const { snapshot, provisioned } = (tenant && stored) || inMemory()
     const tenants = snapshot.tenants.map((tenant) =>
-      tenant.id === change.tenantId ? { ...tenant, plants: applyPlantChange(tenant.plants, change) } : tenant,
+      tenant.id === change.tenantId
+        ? { ...tenant, plants: applyPlantChange(tenant.plants, change), memory: memoryAfter(tenant.memory, change) }
+        : tenant,
     )
     this.save({ tenants }, provisioned)
   }

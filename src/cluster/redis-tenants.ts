@@ -1,5 +1,7 @@
 /**
- * Tenants in Redis: each tenant's recipe, users and plants, written through
+ * Tenants in Redis: each tenant's recipe, users, plants and memory (what it
+ * remembers besides its plants, `tenant-memory.ts`: the tenant hash's
+ * `memory` field, opaque JSON, charged to the budget like the rest), written through
  * before a replica answers a write, and read back by the replica that takes
  * the tenant over. A replica claims a tenant before it serves it; every write
  * checks the claim in the same Lua script (a fence), so a replica that lost a
@@ -19,7 +21,7 @@ import { hostname } from 'node:os'
 import { createClient, type RedisClientType } from '@redis/client'
 import { PlantStoreError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
-import { type StoreChange, type TenantSnapshot, unreachable } from '../core/store.ts'
+import { emptyMemory, type StoreChange, type TenantMemory, type TenantSnapshot, unreachable } from '../core/store.ts'
 import type { SavedFaultRule } from '../faults/fault-rules.ts'
 import { maxTenantTtlSeconds } from '../server/admin/tenant-recipe.ts'
 import {
@@ -87,20 +89,21 @@ if expires then redis.call('PEXPIREAT', KEYS[1], expires) redis.call('PEXPIREAT'
 else redis.call('PEXPIRE', KEYS[1], ${worldTenantIdleMs}) redis.call('PEXPIRE', KEYS[2], ${worldTenantIdleMs}) end`
 
 /**
- * KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants or '', expiry (epoch ms) or '', the
- * client it is charged to in the budget, then id/value pairs. Answers the status, and when claimed the spec,
- * fault rules and plants in the same step (an expiry cannot fall between the claim and the read). A tenant whose
- * expiry has passed is `expired`. A tenant new to Redis must fit the budget (see `redis-budget.ts`).
+ * KEYS: tenant, plants. ARGV: replica, tenant id, snapshot without plants and memory or '', expiry (epoch ms) or
+ * '', the client it is charged to in the budget, its memory (JSON) or '', then id/value pairs. Answers the status,
+ * and when claimed the spec, fault rules, plants and memory in the same step (an expiry cannot fall between the
+ * claim and the read). A tenant whose expiry has passed is `expired`. A tenant new to Redis must fit the budget
+ * (see `redis-budget.ts`).
  */
 const claimScript = `
 if redis.call('HEXISTS', KEYS[1], 'deleted') == 1 then return 'deleted' end
 local known = redis.call('HEXISTS', KEYS[1], 'spec') == 1
 if not known then
   if ARGV[3] == '' then return 'unknown' end
-  budget_charge(ARGV[2], #ARGV[3] + ${tenantOverheadBytes} + budget_entries(6), ARGV[5], ARGV[4] ~= '' and ARGV[4] or nil)
-  redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'seq', (#ARGV - 5) / 2)
+  budget_charge(ARGV[2], #ARGV[3] + #ARGV[6] + ${tenantOverheadBytes} + budget_entries(7), ARGV[5], ARGV[4] ~= '' and ARGV[4] or nil)
+  redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'memory', ARGV[6], 'seq', (#ARGV - 6) / 2)
   if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'expires', ARGV[4]) end
-  for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+  for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 else
   budget_charge(ARGV[2], 0, ARGV[5])
 end
@@ -108,47 +111,66 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[1])
 ${expire}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'expired' end
 redis.call('PUBLISH', '${claimsChannel}', ARGV[2] .. ' ' .. ARGV[1])
-local found = redis.call('HMGET', KEYS[1], 'spec', 'faults')
-return {'claimed', found[1], found[2] or '[]', redis.call('HGETALL', KEYS[2])}`
+local found = redis.call('HMGET', KEYS[1], 'spec', 'faults', 'memory')
+return {'claimed', found[1], found[2] or '[]', redis.call('HGETALL', KEYS[2]), found[3] or ''}`
 
 /** The tenant id of a script's KEYS[1] (`psm:tenant:<id>`), for the budget. */
 const tenantOfKey = `local tenant_id = string.sub(KEYS[1], ${tenantKey('').length + 1})`
 
 /**
- * ARGV: replica, id, plant JSON: the plant with this id after a write (any operation's). One the tenant holds keeps
- * its place in creation order (its `s`); a new one comes last. Charged to the budget before it is written (a plant
- * replaced: the difference).
+ * `memory_delta`: the bytes the tenant's memory grows by when ARGV[i] (its memory after the write, or '' when the
+ * write left it as it was) is put in place; `put_memory()` puts it (after the budget took the bytes).
+ */
+const memoryArg = (i: number) => `local memory_delta = 0
+if ARGV[${i}] ~= '' then memory_delta = #ARGV[${i}] - redis.call('HSTRLEN', KEYS[1], 'memory') end
+local function put_memory() if ARGV[${i}] ~= '' then redis.call('HSET', KEYS[1], 'memory', ARGV[${i}]) end end`
+
+/**
+ * ARGV: replica, id, plant JSON: the plant with this id after a write (any operation's), the tenant's memory after
+ * it or ''. One the tenant holds keeps its place in creation order (its `s`); a new one comes last. Charged to the
+ * budget before it is written (a plant replaced, a memory changed: the difference).
  */
 const putScript = `${fence}
 ${tenantOfKey}
+${memoryArg(4)}
 local held = redis.call('HGET', KEYS[2], ARGV[2])
 local seq = held and tonumber(string.match(held, '^{"s":(%d+),')) or (tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') + 1)
 local value = '{"s":' .. seq .. ',"p":' .. ARGV[3] .. '}'
 local delta = #value - (held and #held or 0)
 if not held then delta = delta + #ARGV[2] + ${entryOverheadBytes} end
-budget_charge(tenant_id, delta)
+budget_charge(tenant_id, delta + memory_delta)
 if not held then redis.call('HINCRBY', KEYS[1], 'seq', 1) end
 redis.call('HSET', KEYS[2], ARGV[2], value)
+put_memory()
 ${expire}
 return seq`
 
-/** ARGV: replica, id. */
+/** ARGV: replica, id, the tenant's memory after the delete or ''. */
 const deleteScript = `${fence}
 ${tenantOfKey}
+${memoryArg(3)}
 local old = redis.call('HSTRLEN', KEYS[2], ARGV[2])
-if old > 0 then budget_charge(tenant_id, -(old + #ARGV[2] + ${entryOverheadBytes})) end
+local delta = memory_delta
+if old > 0 then delta = delta - (old + #ARGV[2] + ${entryOverheadBytes}) end
+if delta ~= 0 then budget_charge(tenant_id, delta) end
+put_memory()
 return redis.call('HDEL', KEYS[2], ARGV[2])`
 
-/** ARGV: replica, then id/value pairs. A reset also clears the tenant's fault rules, as the sandbox's reset does. */
+/**
+ * ARGV: replica, the tenant's memory after the reset, then id/value pairs. A reset also clears the tenant's fault
+ * rules, as the sandbox's reset does.
+ */
 const resetScript = `${fence}
 ${tenantOfKey}
+${memoryArg(2)}
 local held = 0
 local stored = redis.call('HGETALL', KEYS[2])
 for i = 1, #stored, 2 do held = held + #stored[i] + #stored[i + 1] + ${entryOverheadBytes} end
-budget_charge(tenant_id, budget_entries(2) - held)
+budget_charge(tenant_id, budget_entries(3) - held + memory_delta)
 redis.call('DEL', KEYS[2])
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-redis.call('HSET', KEYS[1], 'seq', (#ARGV - 1) / 2)
+put_memory()
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', KEYS[1], 'seq', (#ARGV - 2) / 2)
 redis.call('HDEL', KEYS[1], 'faults')
 ${expire}
 return 'reset'`
@@ -277,19 +299,20 @@ export class RedisTenants {
   ): Promise<Claim> {
     const args = [this.replica, tenantId]
     if (initial) {
-      const { plants, ...spec } = initial
+      const { plants, memory, ...spec } = initial
       args.push(
         JSON.stringify(spec),
         expiresAt === undefined ? '' : String(expiresAt),
         owner,
+        JSON.stringify(memory),
         ...plants.flatMap((plant, index) => entry(index + 1, plant)),
       )
     } else {
-      args.push('', '', owner)
+      args.push('', '', owner, '')
     }
     const answer = await this.#run(claimScript, tenantId, args)
     if (!Array.isArray(answer)) return { status: answer as 'unknown' | 'deleted' | 'expired' }
-    const [, spec, faults, stored] = answer as [string, string, string, string[]]
+    const [, spec, faults, stored, memory] = answer as [string, string, string, string[], string]
     const plants = stored
       .filter((_, index) => index % 2 === 1)
       .map((value) => JSON.parse(value) as { s: number; p: StoredPlant })
@@ -297,7 +320,12 @@ export class RedisTenants {
       .map(({ p }) => p)
     return {
       status: 'claimed',
-      tenant: { ...(JSON.parse(spec) as Omit<TenantSnapshot, 'plants'>), plants },
+      // A tenant written before memory has none (''): it remembers nothing.
+      tenant: {
+        ...(JSON.parse(spec) as Omit<TenantSnapshot, 'plants' | 'memory'>),
+        plants,
+        memory: memory === '' ? emptyMemory : (JSON.parse(memory) as TenantMemory),
+      },
       faults: JSON.parse(faults) as SavedFaultRule[],
     }
   }
@@ -306,14 +334,17 @@ export class RedisTenants {
   async write(change: TenantChange): Promise<void> {
     const { tenantId } = change
     switch (change.kind) {
-      case 'plant':
+      case 'plant': {
+        const memory = change.memory === undefined ? '' : JSON.stringify(change.memory)
         await (change.plant
-          ? this.#run(putScript, tenantId, [this.replica, String(change.id), JSON.stringify(change.plant)])
-          : this.#run(deleteScript, tenantId, [this.replica, String(change.id)]))
+          ? this.#run(putScript, tenantId, [this.replica, String(change.id), JSON.stringify(change.plant), memory])
+          : this.#run(deleteScript, tenantId, [this.replica, String(change.id), memory]))
         return
+      }
       case 'reset':
         await this.#run(resetScript, tenantId, [
           this.replica,
+          JSON.stringify(change.memory),
           ...change.plants.flatMap((plant, index) => entry(index + 1, plant)),
         ])
         return

@@ -16,6 +16,7 @@ import type { PlantStoreHandler } from '../core/core.ts'
 import { challenge, invalidRequest, PlantStoreError, renderError } from '../core/errors.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import {
+  fromSnapshot,
   type PlantStore,
   type ProvisionedTenant,
   type ProvisionOptions,
@@ -332,8 +333,7 @@ export class Replica {
       if (!signed) {
         // A world tenant Redis no longer holds (idle for a day) starts again from its seeded plants, whatever an
         // earlier claim left in this replica's memory.
-        const { seedPlants, plants: _, ...tenant } = held
-        await store.putTenant({ ...tenant, plants: seedPlants }, { provisioned: false, owner })
+        await store.putTenant(fromSnapshot(held).spec, { provisioned: false, owner })
       }
       const initial = signed ? held : store.tenantSnapshot(tenantId)
       claim = await redis.claim(tenantId, initial, signed && signed.expiresAt * 1000, owner)
@@ -344,8 +344,8 @@ export class Replica {
       return
     }
     if (claim.status === 'claimed') {
-      const { seedPlants, plants: held, ...tenant } = claim.tenant
-      await store.putTenant({ ...tenant, plants: seedPlants }, { plants: held, provisioned: fromRecipe, owner })
+      const { spec, plants: held, memory } = fromSnapshot(claim.tenant)
+      await store.putTenant(spec, { plants: held, memory, provisioned: fromRecipe, owner })
       this.#faults?.restore(tenantId, claim.faults)
       if (fromRecipe) this.#fromRecipe.add(tenantId)
       this.#ready.add(tenantId)

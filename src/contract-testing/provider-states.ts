@@ -3,7 +3,8 @@ import type { Evidence } from '../core/operations/index.ts'
 import { formatBytes, plantCost } from '../core/plant-budget.ts'
 import { randomId } from '../core/random.ts'
 import { scopes as contractScopes, type Scope } from '../core/schemas.ts'
-import type { PlantStore } from '../core/store.ts'
+import { fromSnapshot, type PlantStore } from '../core/store.ts'
+import { maxMemoryBytes, mergeMemory, type TenantMemory, tenantMemorySchema } from '../core/tenant-memory.ts'
 import { contract } from '../generated/contract.ts'
 
 /** The parameters of a provider state, as the pact gives them (`given('…', { id: 7 })`). */
@@ -145,6 +146,18 @@ function scopesParam(state: string, params: StateParams): readonly Scope[] {
 const plantWithId = 'a plant with id {id} exists'
 const noPlantWithId = 'no plant with id {id} exists'
 const tenantHasCount = 'the tenant has {count} plants'
+const tenantRemembers = 'the tenant remembers {memory}'
+
+/** The `memory` of `the tenant remembers {memory}`: a tenant's memory (a JSON object, see `tenant-memory.ts`). */
+function memoryParam(params: StateParams): TenantMemory {
+  const parsed = tenantMemorySchema.safeParse(params.memory)
+  if (!parsed.success) {
+    throw new ProviderStateError(
+      `Provider state "${tenantRemembers}" needs "memory" as a JSON object of at most ${formatBytes(maxMemoryBytes)} (what the tenant remembers, e.g. {"deleted":[3]}); got ${shortJson(params.memory)}.`,
+    )
+  }
+  return parsed.data
+}
 
 /** A portable provider state with its parameters, as a pact names it (`scopes` apart). */
 export interface NamedState {
@@ -167,6 +180,7 @@ export interface NamedState {
  * | `room` | none: every state's tenant has room for one more |
  * | `full` | none: no portable state fills a tenant to its quota |
  * | `wrote` | none: what held after the request, not before |
+ * | `remembers` (memory) | `the tenant remembers {memory}` |
  *
  * @example
  * evidenceStates.exists({ kind: 'exists', id: 3, otherwise: 404 }) // { name: 'a plant with id {id} exists', params: { id: 3 } }
@@ -181,6 +195,7 @@ export const evidenceStates: {
   room: () => undefined,
   full: () => undefined,
   wrote: () => undefined,
+  remembers: ({ memory }) => ({ name: tenantRemembers, params: { memory } }),
 }
 
 /**
@@ -214,6 +229,7 @@ export function statesOf(evidence: readonly Evidence[]): NamedState[] {
  * | `a plant with id {id} exists` | `id`, optional `name`, `tag`, `scopes` | the tenant holds a plant with this id |
  * | `no plant with id {id} exists` | `id`, optional `scopes` | the tenant holds no plant with this id |
  * | `the tenant has {count} plants` | `count`, optional `scopes` | the tenant holds exactly `count` plants, ids 1..count, each with a name and a tag |
+ * | `the tenant remembers {memory}` | `memory` (a JSON object), optional `scopes` | the tenant remembers at least `memory` besides its plants (what a rule with memory answers from, e.g. the ids it deleted), its plants as they were |
  * | `the fixture world` | optional `scopes` | the default world (tenants acme, globex, initech and their documented tokens); answers Acme's token |
  *
  * An interaction without any state runs against the fixture world too.
@@ -262,6 +278,20 @@ export const providerStates: Readonly<Record<string, ProviderStateHandler>> = {
         // A turn of the event loop now and then: a signal (SIGTERM, SIGINT) is handled during a long set-up.
         if (id % 1000 === 0) await new Promise((resolve) => setImmediate(resolve))
       }
+    },
+  },
+  [tenantRemembers]: {
+    description:
+      'The caller tenant remembers at least `memory` (a JSON object: what a rule with memory answers from), its plants as they were.',
+    check(params) {
+      memoryParam(params)
+    },
+    async setup(params, { store, tenant }) {
+      const tenantId = await tenant()
+      const held = store.tenantSnapshot(tenantId)
+      if (!held) return
+      const { spec, plants, memory } = fromSnapshot(held)
+      await store.putTenant(spec, { plants, memory: mergeMemory(memory, memoryParam(params)), provisioned: false })
     },
   },
   'the fixture world': {

@@ -45,9 +45,9 @@ describe('applyPlantChange', () => {
 
   test('a reset puts the whole list, and the list it was given is left as it was', () => {
     const before = structuredClone(plants)
-    expect(applyPlantChange(plants, { kind: 'reset', tenantId: 'acme', plants: [{ id: 5, name: 'Palm' }] })).toEqual([
-      { id: 5, name: 'Palm' },
-    ])
+    expect(
+      applyPlantChange(plants, { kind: 'reset', tenantId: 'acme', plants: [{ id: 5, name: 'Palm' }], memory: {} }),
+    ).toEqual([{ id: 5, name: 'Palm' }])
     expect(plants).toEqual(before)
   })
 })

@@ -2,6 +2,8 @@ import { PlantStoreError } from './errors.ts'
 import { keyedQueue } from './keyed-queue.ts'
 import { plantCost } from './plant-budget.ts'
 import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
+import { checkMemorySize, memoryCost, type PlantWrite, refusal, remember, type TenantMemory } from './tenant-memory.ts'
+import type { TenantPlants } from './tenant-plants.ts'
 import type { Tenant } from './tenants.ts'
 
 /**
@@ -10,9 +12,12 @@ import type { Tenant } from './tenants.ts'
  * that made it. `plant`: the plant with this id after the write, or (with
  * `plant: undefined`) that there is none; a plant whose id the tenant held
  * keeps its place, a new one comes last (creation order). `reset`: the
- * tenant's plants, all of them, are now these. A persistence layer applies
- * these two and nothing else, so an operation that writes needs no change
- * there; {@link applyPlantChange} and {@link unreachable} do it exhaustively.
+ * tenant's plants, all of them, are now these. Each carries what the tenant
+ * remembers after it (`memory`, see `tenant-memory.ts`) when the write
+ * changed that: a persistence layer keeps it as opaque JSON. A persistence
+ * layer applies these two and nothing else, so an operation that writes (or
+ * a rule that remembers) needs no change there; {@link applyPlantChange},
+ * {@link memoryAfter} and {@link unreachable} do it exhaustively.
  */
 export type StoreChange =
   | {
@@ -23,8 +28,16 @@ export type StoreChange =
       readonly plant: StoredPlant | undefined
       /** The plant with this id as the writing store held it before the write: what a layer shared by several writers (tabs) checks it still holds. */
       readonly before: StoredPlant | undefined
+      /** What the tenant remembers after the write, when the write changed it (absent: as before). */
+      readonly memory?: TenantMemory | undefined
     }
-  | { readonly kind: 'reset'; readonly tenantId: string; readonly plants: readonly StoredPlant[] }
+  | {
+      readonly kind: 'reset'
+      readonly tenantId: string
+      readonly plants: readonly StoredPlant[]
+      /** What the tenant remembers after the reset: its spec's memory. */
+      readonly memory: TenantMemory
+    }
 
 /**
  * A tenant's plants (in creation order) with one change made: the plant put
@@ -49,6 +62,24 @@ export function applyPlantChange(plants: readonly StoredPlant[], change: StoreCh
 }
 
 /**
+ * What a tenant remembers after a change, from what it remembered before:
+ * the one way a persistence layer that keeps whole tenants applies a change's memory.
+ *
+ * @example
+ * const memory = memoryAfter(stored.memory, change)
+ */
+export function memoryAfter(memory: TenantMemory, change: StoreChange): TenantMemory {
+  switch (change.kind) {
+    case 'plant':
+      return change.memory ?? memory
+    case 'reset':
+      return change.memory
+    default:
+      return unreachable(change)
+  }
+}
+
+/**
  * Fails `tsc` where a switch over a closed union misses a case (its value is
  * then not `never`), and throws should one come at run time.
  *
@@ -65,7 +96,7 @@ export type Persist = (change: StoreChange) => Promise<void>
 /**
  * A change to the store's tenants: one put in place (provisioned, added, or
  * replaced) from its checked spec, with exactly `plants` when given (else its
- * seeded plants); one removed (deleted, expired, evicted); or the whole
+ * seeded plants) and `memory` when given (else its spec's); one removed (deleted, expired, evicted); or the whole
  * store replaced by a world (`load`, `reset`).
  */
 export type TenantLifecycleChange =
@@ -74,6 +105,7 @@ export type TenantLifecycleChange =
       readonly tenantId: string
       readonly spec: CheckedTenantSpec
       readonly plants?: readonly StoredPlant[] | undefined
+      readonly memory?: TenantMemory | undefined
       readonly provisioned: boolean
     }
   | { readonly kind: 'remove'; readonly tenantId: string }
@@ -147,6 +179,9 @@ export class PlantWrites {
     return this.#serially(tenantId, async () => {
       const { quota, plants } = this.#tenant(tenantId)
       if (plants.has(plant.id)) throw new PlantStoreError('conflict', `A plant with id ${plant.id} already exists.`)
+      const write = { id: plant.id, before: undefined, plant }
+      const refused = refusal(plants.memory, write)
+      if (refused) throw refused
       if (plants.count() >= quota) {
         throw new PlantStoreError(
           'quota_exceeded',
@@ -154,11 +189,16 @@ export class PlantWrites {
         )
       }
       plants.checkRoom(plant)
+      const remembered = rememberWrite(plants, write)
       // Only awaited when there is a hook: without one the checks and the write stay in one turn.
-      const change = { kind: 'plant', tenantId, id: plant.id, plant, before: undefined } as const
+      const change = { kind: 'plant', tenantId, id: plant.id, plant, before: undefined, ...remembered.change } as const
       if (this.#persist) await this.#persist(change)
       const stored = plants.add(plant)
-      await recorded(this.#record, change, () => plants.delete(plant.id))
+      remembered.apply()
+      await recorded(this.#record, change, () => {
+        plants.delete(plant.id)
+        remembered.undo()
+      })
       return stored
     })
   }
@@ -179,12 +219,20 @@ export class PlantWrites {
       const before = plants.get(id)
       if (!before) return undefined
       const plant: StoredPlant = { ...change(before), id }
+      const write = { id, before, plant }
+      const refused = refusal(plants.memory, write)
+      if (refused) throw refused
       const grown = plantCost(plant) - plantCost(before)
       if (grown > 0) plants.checkRoomFor(grown)
-      const written = { kind: 'plant', tenantId, id, plant, before } as const
+      const remembered = rememberWrite(plants, write)
+      const written = { kind: 'plant', tenantId, id, plant, before, ...remembered.change } as const
       if (this.#persist) await this.#persist(written)
       const stored = plants.replace(plant)
-      await recorded(this.#record, written, () => plants.replace(before))
+      remembered.apply()
+      await recorded(this.#record, written, () => {
+        plants.replace(before)
+        remembered.undo()
+      })
       return stored
     })
   }
@@ -195,11 +243,19 @@ export class PlantWrites {
       const { plants } = this.#tenant(tenantId)
       const before = plants.get(id)
       if (!before) return undefined
-      const change = { kind: 'plant', tenantId, id, plant: undefined, before } as const
+      const write = { id, before, plant: undefined }
+      const refused = refusal(plants.memory, write)
+      if (refused) throw refused
+      const remembered = rememberWrite(plants, write)
+      const change = { kind: 'plant', tenantId, id, plant: undefined, before, ...remembered.change } as const
       if (this.#persist) await this.#persist(change)
       const deleted = plants.delete(id)
+      remembered.apply()
       // Undone, it comes back last: a failed write to disk is rare enough not to keep its place for it.
-      await recorded(this.#record, change, () => deleted && plants.add(deleted))
+      await recorded(this.#record, change, () => {
+        if (deleted) plants.add(deleted)
+        remembered.undo()
+      })
       return deleted
     })
   }
@@ -218,7 +274,12 @@ export class PlantWrites {
       // At once when the plants are at hand (no write can come in between); else once they are generated.
       const pending = reseed(tenant)
       const reseeded = pending instanceof Promise ? await pending : pending
-      const change = { kind: 'reset', tenantId, plants: reseeded.plants.list() } as const
+      const change = {
+        kind: 'reset',
+        tenantId,
+        plants: reseeded.plants.list(),
+        memory: reseeded.plants.memory,
+      } as const
       if (this.#persist) await this.#persist(change)
       swap(tenant, reseeded)
       await recorded(this.#record, change, () => swap(reseeded, tenant))
@@ -229,4 +290,22 @@ export class PlantWrites {
   #serially<T>(tenantId: string, task: () => Promise<T>): Promise<T> {
     return this.#persist ? this.#queue(tenantId, task) : task()
   }
+}
+
+/**
+ * What the tenant remembers after a write, checked (its size, and its room
+ * in the budget when it grows): the change's `memory` when the write changes
+ * it, and how to put it in place (and back).
+ */
+function rememberWrite(
+  plants: TenantPlants,
+  write: PlantWrite,
+): { change: { memory?: TenantMemory }; apply: () => void; undo: () => void } {
+  const before = plants.memory
+  const after = remember(before, write)
+  if (after === before) return { change: {}, apply: () => undefined, undo: () => undefined }
+  checkMemorySize(after)
+  const grown = memoryCost(after) - memoryCost(before)
+  if (grown > 0) plants.checkRoomFor(grown, 'what the tenant remembers')
+  return { change: { memory: after }, apply: () => plants.remember(after), undo: () => plants.remember(before) }
 }

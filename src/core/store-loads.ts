@@ -2,15 +2,18 @@ import { LoadQueue } from './load-queue.ts'
 import { recorded } from './plant-writes.ts'
 import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
 import type { StoreState } from './store-state.ts'
+import type { TenantMemory } from './tenant-memory.ts'
 import type { Tenant, Tenants } from './tenants.ts'
 
 /**
  * A tenant as durable storage holds it: its checked spec, exactly its plants
- * (absent: its seeded ones) and whether it was provisioned.
+ * (absent: its seeded ones), what it remembers (absent: its spec's memory)
+ * and whether it was provisioned.
  */
 export interface SavedTenant {
   readonly spec: CheckedTenantSpec
   readonly plants?: Iterable<StoredPlant> | undefined
+  readonly memory?: TenantMemory | undefined
   readonly provisioned: boolean
 }
 
@@ -99,11 +102,12 @@ export class StoreLoads {
     tenants: ReadonlyArray<{
       spec: CheckedTenantSpec
       plants?: Iterable<StoredPlant> | undefined
+      memory?: TenantMemory | undefined
       provisioned?: boolean
     }>,
   ): Promise<Tenants> {
     const state = this.#state
-    const made = tenants.map(({ spec, plants }) => state.build(spec, plants))
+    const made = tenants.map(({ spec, plants, memory }) => state.build(spec, plants, memory))
     const ready = made.some((tenant) => tenant instanceof Promise) ? await Promise.all(made) : (made as Tenant[])
     const built = state.newTenants()
     const now = state.now()

@@ -1,6 +1,7 @@
 import { type Persist, PlantWrites, type RecordChange } from './plant-writes.ts'
 import type { StoredPlant } from './schemas.ts'
 import type { StoreState } from './store-state.ts'
+import type { TenantMemory } from './tenant-memory.ts'
 import type { EncodedList, PlantQueries } from './tenant-plants.ts'
 
 /**
@@ -43,6 +44,10 @@ export class StorePlants {
     return this.#state.tenants.get(tenantId).plants.get(id)
   }
 
+  memory(tenantId: string): TenantMemory {
+    return this.#state.tenants.get(tenantId).plants.memory
+  }
+
   count(tenantId: string): number {
     return this.#state.tenants.get(tenantId).plants.count()
   }
@@ -64,7 +69,8 @@ export class StorePlants {
     const state = this.#state
     return this.#writes.reset(
       tenantId,
-      (tenant) => state.build({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants }),
+      (tenant) =>
+        state.build({ ...tenant, users: [...tenant.users], plants: tenant.seedPlants, memory: tenant.seedMemory }),
       (tenant, reseeded) => {
         // Still the same tenant (not removed or replaced meanwhile): swap its plants in.
         if (state.tenants.find(tenantId) === tenant) state.tenants.replace(reseeded)

@@ -2,7 +2,8 @@ import type { CheckedTenantSpec, StoredPlant, StoreSnapshot, TenantSpec } from '
 import { tenantSpecSchema } from './schemas.ts'
 import type { SavedTenant, StoreLoads } from './store-loads.ts'
 import type { StoreState } from './store-state.ts'
-import { snapshotOf, type TenantSnapshot } from './tenants.ts'
+import { type TenantMemory, tenantMemorySchema } from './tenant-memory.ts'
+import { fromSnapshot, snapshotOf, type TenantSnapshot } from './tenants.ts'
 
 /**
  * `PlantStore`'s snapshots: the whole store or one tenant as JSON-ready
@@ -34,33 +35,39 @@ export class StoreSnapshots {
   restore(snapshot: StoreSnapshot, provisioned: readonly string[]): Promise<void> {
     const isProvisioned = new Set(provisioned)
     return this.#loads.restoreTenants(
-      snapshot.tenants.map(({ seedPlants, plants, ...tenant }) => ({
-        spec: tenantSpecSchema.parse({ ...tenant, plants: seedPlants }),
-        plants,
-        provisioned: isProvisioned.has(tenant.id),
-      })),
+      snapshot.tenants.map((tenant) => {
+        const { spec, plants, memory } = fromSnapshot(tenant)
+        return { spec: tenantSpecSchema.parse(spec), plants, memory, provisioned: isProvisioned.has(tenant.id) }
+      }),
     )
   }
 
   *savedTenants(): Generator<SavedTenant> {
-    for (const { id, name, seed, seedPlants, quota, users, plants } of this.#state.tenants.all()) {
-      const spec: CheckedTenantSpec = { id, name, seed, plants: seedPlants, quota, users }
-      yield { spec, plants: plants.all(), provisioned: this.#state.tenants.isProvisioned(id) }
+    for (const { id, name, seed, seedPlants, quota, users, seedMemory, plants } of this.#state.tenants.all()) {
+      const seeded = Object.keys(seedMemory).length === 0 ? {} : { memory: seedMemory }
+      const spec: CheckedTenantSpec = { id, name, seed, plants: seedPlants, quota, users, ...seeded }
+      yield { spec, plants: plants.all(), memory: plants.memory, provisioned: this.#state.tenants.isProvisioned(id) }
     }
   }
 
   async putTenant(
     spec: TenantSpec,
-    options: { plants?: readonly StoredPlant[]; provisioned: boolean; owner?: string | undefined },
+    options: {
+      plants?: readonly StoredPlant[]
+      memory?: TenantMemory | undefined
+      provisioned: boolean
+      owner?: string | undefined
+    },
   ): Promise<void> {
     const state = this.#state
     const checked = tenantSpecSchema.parse(spec)
-    const tenant = await state.build(checked, options.plants)
+    const memory = options.memory && tenantMemorySchema.parse(options.memory)
+    const tenant = await state.build(checked, options.plants, memory)
     await this.#loads.settle()
     state.tenants.remove(tenant.id)
     state.insert(tenant, options.provisioned, options.owner)
     const { plants, provisioned } = options
     // Not undone: the tenant it replaced is gone from the log's point of view either way.
-    await state.record?.({ kind: 'tenant', tenantId: tenant.id, spec: checked, plants, provisioned })
+    await state.record?.({ kind: 'tenant', tenantId: tenant.id, spec: checked, plants, memory, provisioned })
   }
 }

@@ -1,5 +1,6 @@
 import type { RecordChange } from './plant-writes.ts'
 import type { CheckedTenantSpec, StoredPlant } from './schemas.ts'
+import type { TenantMemory } from './tenant-memory.ts'
 import { buildTenant, type PlantGenerator, type Tenant, Tenants } from './tenants.ts'
 
 /** What the store's parts share, from `PlantStoreOptions` (see `store.ts`). */
@@ -46,10 +47,13 @@ export class StoreState {
     return new Tenants(plantBytes, { share: clientShare, reclaim })
   }
 
-  /** Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants; a promise while they are generated. */
-  build(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>): Tenant | Promise<Tenant> {
+  /**
+   * Creates a tenant from its spec, with `plants` or else its seeded (or exact) plants, and `memory` or else its
+   * spec's; a promise while they are generated.
+   */
+  build(spec: CheckedTenantSpec, plants?: Iterable<StoredPlant>, memory?: TenantMemory): Tenant | Promise<Tenant> {
     const { generatePlants, defaultQuota } = this.#options
-    return buildTenant(spec, { generatePlants, defaultQuota }, plants)
+    return buildTenant(spec, { generatePlants, defaultQuota }, plants, memory)
   }
 
   insert(tenant: Tenant, provisioned: boolean, owner?: string): void {

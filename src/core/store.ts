@@ -6,6 +6,7 @@ import { StorePlants } from './store-plants.ts'
 import { StoreSnapshots } from './store-snapshots.ts'
 import { StoreState } from './store-state.ts'
 import { StoreTokens } from './store-tokens.ts'
+import type { TenantMemory } from './tenant-memory.ts'
 import type { EncodedList, PlantQueries } from './tenant-plants.ts'
 import { TenantProvisioning } from './tenant-provisioning.ts'
 import type { PlantGenerator, ProvisionedTenant, ProvisionOptions, TenantSnapshot } from './tenants.ts'
@@ -18,8 +19,10 @@ export type {
   StoreChange,
   TenantLifecycleChange,
 } from './plant-writes.ts'
-export { applyPlantChange, unreachable } from './plant-writes.ts'
+export { applyPlantChange, memoryAfter, unreachable } from './plant-writes.ts'
+export { emptyMemory, type TenantMemory, tenantMemorySchema } from './tenant-memory.ts'
 export {
+  fromSnapshot,
   type PlantGenerator,
   type ProvisionedTenant,
   type ProvisionOptions,
@@ -439,17 +442,35 @@ export class PlantStore {
   }
 
   /**
-   * Puts a tenant in place of the one with its id (if any): with exactly
-   * `plants` (e.g. as durable storage last saw them), or else its seeded
-   * plants; `provisioned` ones can be evicted.
+   * What a tenant remembers now, besides its plants (see `tenant-memory.ts`):
+   * part of its state, kept by snapshots, {@link putTenant} and every
+   * persistence layer; a reset returns it to its spec's `memory`.
    *
    * @example
-   * const { seedPlants, plants, ...tenant } = saved // a TenantSnapshot
-   * await store.putTenant({ ...tenant, plants: seedPlants }, { plants, provisioned: true })
+   * store.tenantMemory('acme') // {}
+   */
+  tenantMemory(tenantId: string): TenantMemory {
+    return this.#plants.memory(tenantId)
+  }
+
+  /**
+   * Puts a tenant in place of the one with its id (if any): with exactly
+   * `plants` (e.g. as durable storage last saw them), or else its seeded
+   * plants, and exactly `memory`, or else its spec's; `provisioned` ones can
+   * be evicted. Rejects (a zod error) when `memory` is not a tenant's memory.
+   *
+   * @example
+   * const { spec, plants, memory } = fromSnapshot(saved) // a TenantSnapshot
+   * await store.putTenant(spec, { plants, memory, provisioned: true })
    */
   putTenant(
     spec: TenantSpec,
-    options: { plants?: readonly StoredPlant[]; provisioned: boolean; owner?: string | undefined },
+    options: {
+      plants?: readonly StoredPlant[]
+      memory?: TenantMemory | undefined
+      provisioned: boolean
+      owner?: string | undefined
+    },
   ): Promise<void> {
     return this.#snapshots.putTenant(spec, options)
   }

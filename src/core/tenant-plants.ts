@@ -1,6 +1,7 @@
 import { Query } from '@msw/data'
 import { type PlantBudget, plantCost } from './plant-budget.ts'
 import { type StoredPlant, toPlant } from './schemas.ts'
+import { emptyMemory, memoryCost, type TenantMemory } from './tenant-memory.ts'
 import { utf8 } from './utf8.ts'
 
 /** An `@msw/data` query over plants: a `Query`, or a function that builds one (`(q) => q.where({ tag })`). */
@@ -40,8 +41,23 @@ export class TenantPlants {
   #budget: PlantBudget | undefined
   /** Whose share of the budget its plants count in (see `PlantBudget`). */
   #owner = ''
+  /** What the tenant remembers besides its plants (`tenant-memory.ts`), charged to the budget like them. */
+  #memory: TenantMemory = emptyMemory
 
-  /** What its plants cost in memory, in bytes ({@link plantCost}). */
+  /** What the tenant remembers now (frozen: a write puts a new one with {@link remember}). */
+  get memory(): TenantMemory {
+    return this.#memory
+  }
+
+  /** Puts what the tenant remembers now (checked by the store first), charging the difference of its cost. */
+  remember(memory: TenantMemory): void {
+    if (memory === this.#memory) return
+    const frozen = Object.isFrozen(memory) ? memory : Object.freeze({ ...memory })
+    this.#count(memoryCost(frozen) - memoryCost(this.#memory))
+    this.#memory = frozen
+  }
+
+  /** What its plants (and its memory) cost in memory, in bytes ({@link plantCost}, `memoryCost`). */
   get bytes(): number {
     return this.#bytes
   }

@@ -5,9 +5,11 @@ import {
   type StoredPlant,
   type StoreSnapshot,
   scopes,
+  type TenantSpec,
   tenantSpecSchema,
   toPlant,
 } from './schemas.ts'
+import { emptyMemory, type TenantMemory } from './tenant-memory.ts'
 import { TenantPlants } from './tenant-plants.ts'
 import { type Principal, TokenIndex } from './tokens.ts'
 
@@ -61,13 +63,17 @@ export interface Tenant {
   readonly seedPlants: CheckedTenantSpec['plants']
   readonly quota: number
   readonly users: CheckedTenantSpec['users']
+  /** What a reset returns its memory to: its spec's `memory` (the memory itself is in {@link plants}). */
+  readonly seedMemory: TenantMemory
+  /** Its plants, and what it remembers now (`plants.memory`). */
   readonly plants: TenantPlants
 }
 
 /**
  * Creates a tenant from its checked spec (parsed once, where it came in),
- * with `plants` or else its seeded (or exact) plants; `defaultQuota` unless
- * the spec gives one. At once, unless the generator answers a promise.
+ * with `plants` or else its seeded (or exact) plants, and `memory` or else
+ * its spec's; `defaultQuota` unless the spec gives one. At once, unless the
+ * generator answers a promise.
  *
  * @example
  * buildTenant(spec, { generatePlants, defaultQuota: 10_000 })
@@ -76,11 +82,13 @@ export function buildTenant(
   spec: CheckedTenantSpec,
   { generatePlants, defaultQuota }: { generatePlants: PlantGenerator; defaultQuota: number },
   plants?: Iterable<StoredPlant>,
+  memory?: TenantMemory,
 ): Tenant | Promise<Tenant> {
-  const { id, name, seed, plants: seedPlants, quota = defaultQuota, users } = spec
+  const { id, name, seed, plants: seedPlants, quota = defaultQuota, users, memory: seedMemory = emptyMemory } = spec
   const make = (initial: Iterable<StoredPlant>): Tenant => {
-    const tenant: Tenant = { id, name, seed, seedPlants, quota, users, plants: new TenantPlants() }
+    const tenant: Tenant = { id, name, seed, seedPlants, quota, users, seedMemory, plants: new TenantPlants() }
     for (const plant of initial) tenant.plants.add(plant)
+    tenant.plants.remember(memory ?? seedMemory)
     return tenant
   }
   if (plants) return make(plants)
@@ -313,7 +321,7 @@ export class Tenants {
  * @example
  * snapshotOf(tenants.get('acme')) // { id: 'acme', users: [...], plants: [...], … }
  */
-export function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }: Tenant): TenantSnapshot {
+export function snapshotOf({ id, name, seed, seedPlants, quota, users, seedMemory, plants }: Tenant): TenantSnapshot {
   return {
     id,
     name,
@@ -326,7 +334,34 @@ export function snapshotOf({ id, name, seed, seedPlants, quota, users, plants }:
       tokens: user.tokens.map(({ token, scopes, expiresAt = null }) => ({ token, scopes: [...scopes], expiresAt })),
     })),
     plants: plants.list().map((plant) => ({ id: plant.id, ...toPlant(plant) })),
+    seedMemory,
+    memory: plants.memory,
   }
+}
+
+/**
+ * A snapshot's tenant as what puts it back: its spec (its seeded plants and
+ * memory, what a reset returns to), exactly its plants and its memory now.
+ * The one way every layer that keeps snapshots (the browser's stored world,
+ * Redis, version 1 state files) turns one back into a tenant.
+ *
+ * @example
+ * const { spec, plants, memory } = fromSnapshot(store.tenantSnapshot('acme'))
+ * await store.putTenant(spec, { plants, memory, provisioned: false })
+ */
+export function fromSnapshot({
+  seedPlants,
+  plants,
+  seedMemory = emptyMemory,
+  memory = emptyMemory,
+  ...tenant
+}: TenantSnapshot): {
+  spec: TenantSpec
+  plants: StoredPlant[]
+  memory: TenantMemory
+} {
+  const seeded = Object.keys(seedMemory).length === 0 ? {} : { memory: seedMemory }
+  return { spec: { ...tenant, plants: seedPlants, ...seeded }, plants, memory }
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { lazy } from './lazy.ts'
 import { plantSchema, scopes } from './schemas.ts'
+import { tenantMemorySchema } from './tenant-memory.ts'
 import { z } from './zod-mini.ts'
 
 /** An access token as a world gives it: the scopes it grants until it expires (`null`: never). */
@@ -60,6 +61,8 @@ export const tenantSpecSchema = lazy(() =>
     /** How many plants it may hold (default: the store's). */
     quota: z.optional(z.number().check(z.int(), z.minimum(0))),
     users: z.array(userSpecSchema),
+    /** What it remembers when it starts (and a reset returns to): see `tenant-memory.ts`; absent, nothing. */
+    memory: z.optional(tenantMemorySchema),
   }),
 )
 
@@ -68,11 +71,15 @@ export const worldSchema = lazy(() => z.array(tenantSpecSchema))
 
 /** A tenant as a snapshot holds it: its recipe, its users and exactly the plants it held. */
 export const tenantSnapshotSchema = lazy(() =>
-  z.extend(z.omit(tenantSpecSchema, { plants: true, quota: true }), {
+  z.extend(z.omit(tenantSpecSchema, { plants: true, quota: true, memory: true }), {
     /** How many plants its seed generates, or its exact plants (what a reset of the tenant returns to). */
     seedPlants: tenantSpecSchema.shape.plants,
     quota: z.number().check(z.int(), z.minimum(0)),
     plants: exactPlantsSchema,
+    /** What it remembers when reset (its spec's `memory`); absent in snapshots made before memory: nothing. */
+    seedMemory: z._default(tenantMemorySchema, {}),
+    /** What it remembers now (see `tenant-memory.ts`); absent in snapshots made before memory: nothing. */
+    memory: z._default(tenantMemorySchema, {}),
   }),
 )
 

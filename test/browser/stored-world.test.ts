@@ -9,7 +9,7 @@
 import type { BrowserContext, ConsoleMessage } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { defaultStorageKey, storedWorldFormat } from '../../src/browser.ts'
-import { fixtureTokens } from '../../src/index.ts'
+import { fixtureTokens, type PlantStore } from '../../src/index.ts'
 import { inPagePlantStore, RequestVerificationError } from '../../src/playwright.ts'
 import { ExampleApp, type ExampleSite, exampleSiteInChromium, seededPlants, serveStoredWorldPages } from './harness.ts'
 
@@ -71,6 +71,34 @@ describe('the stored world of the worker mock (persist: true)', () => {
       await app.reload() // the app lists at once on load: that first answer already has the stored world
       expect(await app.plants()).toEqual(seeded.slice(id))
     }
+  })
+
+  test('keeps what a tenant remembers besides its plants across a reload, and a reset forgets it', async () => {
+    const app = await ExampleApp.open(chromium.context, chromium.site.origin, { token })
+    type Handle = { __plantStoreMock: { store: PlantStore } }
+    // No rule remembers anything yet: the memory comes in with a restored snapshot, as a stored world holds it.
+    await app.page.evaluate(async () => {
+      const { store } = (globalThis as unknown as Handle).__plantStoreMock
+      const snapshot = store.snapshot()
+      const tenants = snapshot.tenants.map((tenant) =>
+        tenant.id === 'acme' ? { ...tenant, memory: { deleted: [9] } } : tenant,
+      )
+      await store.restore({ tenants }, store.provisionedTenants())
+    })
+    const memory = async () => {
+      await app.page.waitForFunction(() => '__plantStoreMock' in globalThis)
+      return app.page.evaluate(async () => {
+        const { store } = (globalThis as unknown as Handle).__plantStoreMock
+        if (!store.settled) await store.ready
+        return store.tenantMemory('acme')
+      })
+    }
+    // A reload of the page as it is (the app's own `reload` waits for a new list, which nothing here changes).
+    await app.page.reload()
+    expect(await memory()).toEqual({ deleted: [9] })
+    await inPagePlantStore(app.page).reset()
+    await app.page.reload()
+    expect(await memory()).toEqual({})
   })
 
   test('keeps each browser context’s world to itself', async () => {

@@ -19,7 +19,7 @@ import {
   independentTokens,
   startIndependentProvider,
 } from '../support/independent-provider.ts'
-import { sandboxTokens, spawnCli, tokenFlags, until } from './support.ts'
+import { leftAsFound, sandboxTokens, spawnCli, tokenFlags, until } from './support.ts'
 
 /** The ids of the rules in the named groups (`auth` holds `auth.*`), in the order the suite runs them. */
 const ruleIds = (groups: readonly string[]) =>
@@ -42,8 +42,7 @@ afterAll(async () => {
 })
 
 async function state(running: RunningSandbox): Promise<string> {
-  await running.store.ready
-  return JSON.stringify(running.store.snapshot())
+  return leftAsFound(running.store)
 }
 
 async function independent(options: Parameters<typeof startIndependentProvider>[0] = {}): Promise<IndependentProvider> {

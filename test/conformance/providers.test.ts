@@ -27,7 +27,7 @@ async function check(divergence?: Divergence): Promise<ConformanceReport> {
 
 /** The step that makes the independent Plant Store keep a rule, in the guide of each kind of change. */
 const independentStep =
-  'make it do what each clause says, from the contract alone: the independent Plant Store step of your change’s guide (docs/maintainers/: an operation, adding-an-operation.md step 5; a parameter, changing-a-parameter.md step 5; a status or a rule, changing-a-behaviour.md step 6; a response header, adding-a-response-header.md step 5)'
+  'make it do what each clause says, from the contract alone: the independent Plant Store step of your change’s guide (docs/maintainers/: an operation, adding-an-operation.md step 5; a parameter, changing-a-parameter.md step 5; a status or a rule, changing-a-behaviour.md step 6; a rule with memory, adding-a-rule-with-memory.md step 7; a response header, adding-a-response-header.md step 5)'
 
 const failedRules = (report: ConformanceReport) => report.rules.filter((r) => r.status === 'failed').map((r) => r.id)
 

@@ -2,7 +2,7 @@
 import { type ChildProcess, execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { base, Faker } from '@faker-js/faker'
-import { fixtureTokens } from 'plant-store-mock'
+import { fixtureTokens, type PlantStore } from 'plant-store-mock'
 import type { ConformanceTokens } from 'plant-store-mock/contracts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -87,4 +87,17 @@ export async function until(condition: () => boolean, ms = 20_000): Promise<void
     if (Date.now() > deadline) throw new Error('the condition never held')
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
+}
+
+/**
+ * What a conformance run must leave as it found it, as JSON: every tenant, token and plant. Not what the
+ * tenants remember besides their plants (a rule with memory: the deletes of the plants the run created),
+ * which only a reset forgets.
+ *
+ * @example
+ * const before = await leftAsFound(store) // … run … expect(await leftAsFound(store)).toBe(before)
+ */
+export async function leftAsFound(store: PlantStore): Promise<string> {
+  await store.ready
+  return JSON.stringify(store.snapshot().tenants.map(({ memory: _remembered, ...tenant }) => tenant))
 }

@@ -12,9 +12,15 @@ const { server, store } = setupPlantStoreServer({ plantsPerTenant: 3 })
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterAll(() => server.close())
 
-const tenant = fc.constantFrom(...tenants)
-// A small id range, shared by all tenants, so conflicts, deletes and same-id-elsewhere happen often.
-const id = fc.integer({ min: -1, max: 8 })
+// Most operations in one tenant, so that sequences within a tenant (create, delete, create the id again: what a
+// rule with memory answers from) are met in most runs; the others still see every cross-tenant step.
+const tenant = fc.oneof(
+  { arbitrary: fc.constant(tenants[0]), weight: 4 },
+  { arbitrary: fc.constantFrom(...tenants.slice(1)), weight: 1 },
+)
+// A small id range, shared by all tenants (the seeded ids 1 to 3 in it), so conflicts, deletes and
+// same-id-elsewhere happen often.
+const id = fc.integer({ min: -1, max: 5 })
 const operation = fc.oneof(
   fc.record({
     kind: fc.constant('list' as const),
@@ -32,9 +38,14 @@ const operation = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), tenant, id }),
 )
 
+/** What a disagreement of the store and the model means, and where each is written. */
+const disagree =
+  'the store (through the msw handlers) and the model (test/support/tenant-model.ts) answer otherwise: a rule one has ' +
+  'and the other lacks (a rule with memory: step 4 of docs/maintainers/adding-a-rule-with-memory.md is the model)'
+
 test('no tenant ever sees, changes or learns of another tenant plants, and the store matches a simple model', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (operations) => {
+    fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 40 }), async (operations) => {
       await store.reset()
       const model = new Map<TenantId, ModelState>(
         tenants.map((t) => {
@@ -49,20 +60,20 @@ test('no tenant ever sees, changes or learns of another tenant plants, and the s
           const query = op.limit === undefined ? '' : `?limit=${op.limit}`
           const answer = await call('GET', `/plants${query}`, { token })
           const expected = plantModel.listPlants(state, { limit: op.limit })
-          expect(answer.status).toBe(expected.status)
+          expect(answer.status, disagree).toBe(expected.status)
           expect(json(answer)).toEqual(expected.body)
         } else if (op.kind === 'create') {
           const plant = op.tag === undefined ? { id: op.id, name: op.name } : { id: op.id, name: op.name, tag: op.tag }
           const answer = await call('POST', '/plants', { token, json: plant })
           const expected = plantModel.addPlant(state, plant)
-          expect(answer.status).toBe(expected.status)
-          if (expected.status >= 400) expect(errorFieldsOf(json(answer))).toEqual(expected.fields ?? {})
+          expect(answer.status, disagree).toBe(expected.status)
+          if (expected.status >= 400) expect(errorFieldsOf(json(answer)), disagree).toEqual(expected.fields ?? {})
         } else {
           const answer = await call('DELETE', `/plants/${op.id}`, { token })
           const expected = plantModel.deletePlant(state, op.id)
-          expect(answer.status).toBe(expected.status)
+          expect(answer.status, disagree).toBe(expected.status)
           if (expected.message !== undefined) expect(json<{ message: string }>(answer).message).toBe(expected.message)
-          if (expected.status >= 400) expect(errorFieldsOf(json(answer))).toEqual(expected.fields ?? {})
+          if (expected.status >= 400) expect(errorFieldsOf(json(answer)), disagree).toEqual(expected.fields ?? {})
         }
         // After every step, every tenant holds exactly what the model says: nothing leaked across.
         for (const other of tenants) {

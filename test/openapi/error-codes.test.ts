@@ -75,7 +75,7 @@ describe.each(codes.map((code) => [code.key, code] as const))('the Error %s', (_
     const about = conformanceRules.filter(({ clause }) => word(String(value)).test(clause)).map(({ id }) => id)
     expect.fail(
       about.length > 0
-        ? `the conformance rule ${about.join(', ')} is about ${field} "${String(value)}", but the msw handlers never answer it; next: step 2 of ${guide}: the store remembers and refuses (src/core/tenant-plants.ts, src/core/plant-writes.ts, with the PlantStoreError's ${field}), or step 3: the operation's own file throws it`
+        ? `the conformance rule ${about.join(', ')} is about ${field} "${String(value)}", but the msw handlers never answer it; next: step 2 of ${guide}: the tenant's memory remembers and refuses (src/core/tenant-memory.ts: its field, remember, refusal with the PlantStoreError's ${field}), or step 3: the operation's own file throws it`
         : `no conformance rule gets an answer with ${field} "${String(value)}" through the msw handlers; next: step 6 of ${guide}: a rule in src/contract-testing/conformance/rules/ whose clause quotes the contract's words for it and that sends the sequence that earns it (e.g. create, delete, create again)`,
     )
   })
@@ -114,7 +114,7 @@ describe.each(codes.map((code) => [code.key, code] as const))('the Error %s', (_
       if (without === '[]') continue
       expect(
         withValue,
-        `${operation} reads a ${status} with ${field} "${String(value)}" back as the plain ${status} (${without}); next: step 3 of ${guide}: readBack in src/core/operations/${kebab(operation)}.ts says what that answer means ([] when it says nothing sure)`,
+        `${operation} reads a ${status} with ${field} "${String(value)}" back as the plain ${status} (${without}); next: step 3 of ${guide}: readBack in src/core/operations/${kebab(operation)}.ts says what that answer means (what the tenant remembers: { kind: 'remembers', memory })`,
       ).not.toBe(without)
     }
   })

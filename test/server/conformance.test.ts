@@ -11,7 +11,7 @@ import { type ConformanceReport, type Exchange, runConformance } from 'plant-sto
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { createApp } from 'plant-store-mock/server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { sandboxTokens, seededRandom } from '../conformance/support.ts'
+import { leftAsFound, sandboxTokens, seededRandom } from '../conformance/support.ts'
 import { type Listening, listen } from './support.ts'
 
 const mswOrigin = 'https://plants.conformance.test'
@@ -32,8 +32,7 @@ interface Run {
 }
 
 async function run(baseUrl: string, store: typeof serverStore): Promise<Run> {
-  await store.ready
-  const before = JSON.stringify(store.snapshot())
+  const before = await leftAsFound(store)
   const exchanges: Exchange[] = []
   const report = await runConformance({
     baseUrl,
@@ -47,7 +46,7 @@ async function run(baseUrl: string, store: typeof serverStore): Promise<Run> {
       if (exchange.rule !== 'cleanup') exchanges.push(exchange)
     },
   })
-  return { report, exchanges, before, after: JSON.stringify(store.snapshot()) }
+  return { report, exchanges, before, after: await leftAsFound(store) }
 }
 
 let viaMsw: Run

@@ -36,6 +36,7 @@ import {
   type UserSpec,
 } from '../../core/schemas.ts'
 import { PlantStore } from '../../core/store.ts'
+import { emptyMemory, memoryHolds, mergeMemory, type TenantMemory } from '../../core/tenant-memory.ts'
 import { lazy, z } from '../../core/zod.ts'
 import { contract } from '../../generated/contract.ts'
 import { type ReplayExchange, shownPath } from './exchange.ts'
@@ -196,6 +197,12 @@ export class ReplayState {
   readonly #truth: Map<string, StoredPlant[]>
   /** With `#start`: tenants whose store the mock's own answers took away from the real one's. */
   readonly #dirty = new Set<string>()
+  /**
+   * With `#start`: what each tenant remembered before the first exchange, as
+   * far as the answers showed it (a `remembers` the mock's own answers did not
+   * make already): the memory of {@link world}'s tenants.
+   */
+  readonly #startMemory = new Map<string, TenantMemory>()
 
   private constructor(store: PlantStore, keepFacts: boolean, start: ReadonlyMap<string, StoredPlant[]> | undefined) {
     this.store = store
@@ -272,6 +279,7 @@ export class ReplayState {
       await this.#settle(tenant)
       for (const evidence of evidences) {
         if (evidence.kind === 'room' || evidence.kind === 'full') await this.#room(tenant, evidence.kind === 'room')
+        if (evidence.kind === 'remembers') await this.#remember(tenant, evidence.memory)
       }
       return []
     }
@@ -302,6 +310,9 @@ export class ReplayState {
           break
         case 'wrote':
           break // once the core has answered: `after`
+        case 'remembers':
+          await this.#remember(tenant, evidence.memory)
+          break
         default:
           unreachable(evidence)
       }
@@ -370,10 +381,10 @@ export class ReplayState {
    * with the plants it started with and the quota a 507 showed.
    */
   world(): TenantSpec[] {
-    return [...this.#tenants.values()].map((model) => ({
-      ...this.#spec(model),
-      plants: this.#start?.get(model.id) ?? [],
-    }))
+    return [...this.#tenants.values()].map((model) => {
+      const memory = this.#startMemory.get(model.id)
+      return { ...this.#spec(model), plants: this.#start?.get(model.id) ?? [], ...(memory ? { memory } : {}) }
+    })
   }
 
   /**
@@ -445,7 +456,7 @@ export class ReplayState {
       model.users.length,
       ...model.users.map((user) => this.#user(known.tenant, user.tokens[0]?.token ?? '')),
     )
-    await this.store.putTenant(this.#spec(model), { plants: this.store.listPlants(known.tenant), provisioned: false })
+    await this.#putPlants(known.tenant, this.store.listPlants(known.tenant))
     return known
   }
 
@@ -500,7 +511,7 @@ export class ReplayState {
     const count = this.store.countPlants(tenant)
     if (room ? model.quota === undefined || count < model.quota : model.quota === count) return
     model.quota = room ? undefined : count
-    await this.store.putTenant(this.#spec(model), { plants: this.store.listPlants(tenant), provisioned: false })
+    await this.#putPlants(tenant, this.store.listPlants(tenant))
   }
 
   /**
@@ -560,7 +571,11 @@ export class ReplayState {
       const plants = this.store.listPlants(tenant).map((plant) => (plant.id === id ? { ...plant, id: standIn } : plant))
       return this.#putPlants(tenant, plants)
     }
-    await this.store.deletePlant(tenant, id)
+    // Not through the store's delete: a rule with memory would remember a delete the recording never made.
+    await this.#putPlants(
+      tenant,
+      this.store.listPlants(tenant).filter((plant) => plant.id !== id),
+    )
     if (!model.written.has(id)) model.initial.delete(id)
     model.unnamed.delete(id)
   }
@@ -600,9 +615,21 @@ export class ReplayState {
     }
   }
 
-  /** Puts exactly these plants, in this order, in the tenant. */
-  async #putPlants(tenant: string, plants: StoredPlant[]): Promise<void> {
-    await this.store.putTenant(this.#spec(this.#model(tenant)), { plants, provisioned: false })
+  /** Puts exactly these plants, in this order, in the tenant, which remembers what it did (or `memory`). */
+  async #putPlants(tenant: string, plants: StoredPlant[], memory = this.store.tenantMemory(tenant)): Promise<void> {
+    await this.store.putTenant(this.#spec(this.#model(tenant)), { plants, memory, provisioned: false })
+  }
+
+  /**
+   * The tenant remembered (at least) `part` before this exchange: added to
+   * what the mock's tenant remembers when its own answers did not make it
+   * (then, with `#start`, it was remembered from the start).
+   */
+  async #remember(tenant: string, part: TenantMemory): Promise<void> {
+    const memory = this.store.tenantMemory(tenant)
+    if (memoryHolds(memory, part)) return
+    if (this.#start) this.#startMemory.set(tenant, mergeMemory(this.#startMemory.get(tenant) ?? emptyMemory, part))
+    await this.#putPlants(tenant, this.store.listPlants(tenant), mergeMemory(memory, part))
   }
 
   /**

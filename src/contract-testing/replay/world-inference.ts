@@ -183,6 +183,8 @@ function read(facts: readonly PlantFact[]): Reading | Failure {
         case 'room':
         case 'full':
           break // the quota: the replay's state
+        case 'remembers':
+          break // what the tenant remembers, not its plants: the replay's state (`startingMemory`)
         default:
           return evidence satisfies never
       }

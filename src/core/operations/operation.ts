@@ -6,6 +6,7 @@ import type { Inputs } from '../inputs.ts'
 import type { HeadOperationId } from '../router.ts'
 import type { StoredPlant } from '../schemas.ts'
 import type { PlantStore, Principal } from '../store.ts'
+import type { TenantMemory } from '../tenant-memory.ts'
 
 /** The id of an operation of the contract, e.g. `listPlants`. */
 export type OperationId = keyof typeof contract.operations
@@ -61,7 +62,11 @@ export interface RecordedRequest {
  *   the first ones, at most `cut`);
  * - `room` / `full`: the tenant had room for one more plant / held its quota;
  * - `wrote`: after it, the plant with this `id` is `plant`, or (`undefined`)
- *   there is none: the generic change every persistence layer applies.
+ *   there is none: the generic change every persistence layer applies;
+ * - `remembers`: before the request, the tenant remembered (at least)
+ *   `memory` (`src/core/tenant-memory.ts`: an answer a rule with memory gives,
+ *   e.g. `{ deleted: [3] }`); replay and `worldFromHar` put it in the
+ *   tenant's memory, the pact recorder names `the tenant remembers {memory}`.
  */
 export type Evidence =
   | {
@@ -76,6 +81,7 @@ export type Evidence =
   | { readonly kind: 'room' }
   | { readonly kind: 'full' }
   | { readonly kind: 'wrote'; readonly id: number; readonly plant: StoredPlant | undefined }
+  | { readonly kind: 'remembers'; readonly memory: TenantMemory; readonly otherwise: number }
 
 /**
  * Every status the contract declares for an operation (from the generated

@@ -13,6 +13,11 @@
  * {"t":"reset","tenant":"acme"}  {"t":"remove","tenant":"t_…"}  {"t":"clear"}
  * ```
  *
+ * What a tenant remembers (`tenant-memory.ts`) is part of its state: a
+ * `tenant` record carries it (`"memory":{…}`) when it is not its spec's, and a
+ * `put` or `delete` record when the write changed it; a `reset` returns it to
+ * its spec's. Files written before memory hold none: every tenant's is its spec's.
+ *
  * A `put` is whatever operation wrote the plant (the store's changes are
  * generic): one whose id the tenant holds keeps its place, a new one comes
  * last. Files written before `put` hold `create` records, read as `put`.
@@ -32,7 +37,15 @@ import {
   snapshotSchema,
   tenantSpecSchema,
 } from '../../core/schemas.ts'
-import type { PlantGenerator, RecordChange, RecordedChange, SavedTenant } from '../../core/store.ts'
+import {
+  fromSnapshot,
+  type PlantGenerator,
+  type RecordChange,
+  type RecordedChange,
+  type SavedTenant,
+  type TenantMemory,
+  tenantMemorySchema,
+} from '../../core/store.ts'
 import { contract } from '../../generated/contract.ts'
 import { lockStateFile, type StateFileLock } from './state-file-lock.ts'
 import { createTemporaryBeside, putInPlace, writeFully } from './write-file-atomically.ts'
@@ -87,13 +100,15 @@ const recordSchema = z.discriminatedUnion('t', [
     provisioned: z.boolean(),
     /** Whether its plants follow in `plants` records; else it holds its seeded plants. */
     listed: z.boolean(),
+    /** What it remembers, when not its spec's `memory`. */
+    memory: z.optional(tenantMemorySchema),
   }),
   // Each plant checked by `checkedPlant`: the same schema, with a quick path for the common case.
   z.object({ t: z.literal('plants'), tenant: z.string(), plants: z.array(z.unknown()) }),
-  z.object({ t: z.literal('put'), tenant: z.string(), plant: plantSchema }),
+  z.object({ t: z.literal('put'), tenant: z.string(), plant: plantSchema, memory: z.optional(tenantMemorySchema) }),
   // Written before `put` (a create, the only write then that stored a plant): read as one.
   z.object({ t: z.literal('create'), tenant: z.string(), plant: plantSchema }),
-  z.object({ t: z.literal('delete'), tenant: z.string(), id: z.number() }),
+  z.object({ t: z.literal('delete'), tenant: z.string(), id: z.number(), memory: z.optional(tenantMemorySchema) }),
   z.object({ t: z.literal('reset'), tenant: z.string() }),
   z.object({ t: z.literal('remove'), tenant: z.string() }),
   z.object({ t: z.literal('clear') }),
@@ -153,6 +168,8 @@ export interface OpenedStateLog {
 interface Replayed {
   spec: CheckedTenantSpec
   plants: Map<number, StoredPlant> | undefined
+  /** What it remembers; `undefined`: its spec's. */
+  memory: TenantMemory | undefined
   provisioned: boolean
 }
 
@@ -464,7 +481,7 @@ export class StateLog {
         length += bytes.length
       }
       for (const tenant of source()) {
-        for (const line of tenantRecords(tenant.spec, tenant.provisioned, tenant.plants ?? [])) {
+        for (const line of tenantRecords(tenant.spec, tenant.provisioned, tenant.plants ?? [], tenant.memory)) {
           if (isTooLong(line)) throw tooLongError(line)
           chunk.push(line)
           chunkLength += line.length
@@ -565,31 +582,39 @@ function unavailable(cause: Error): PlantStoreError {
 /** A store's change as the log's lines. */
 function recordsOf(change: RecordedChange): string[] {
   switch (change.kind) {
-    case 'plant':
+    case 'plant': {
+      const memory = change.memory === undefined ? {} : { memory: change.memory }
       return [
         change.plant
-          ? JSON.stringify({ t: 'put', tenant: change.tenantId, plant: change.plant })
-          : JSON.stringify({ t: 'delete', tenant: change.tenantId, id: change.id }),
+          ? JSON.stringify({ t: 'put', tenant: change.tenantId, plant: change.plant, ...memory })
+          : JSON.stringify({ t: 'delete', tenant: change.tenantId, id: change.id, ...memory }),
       ]
+    }
     case 'reset':
-      // Back to its seeded plants, which its tenant record says how to make.
+      // Back to its seeded plants and memory, which its tenant record says how to make.
       return [JSON.stringify({ t: 'reset', tenant: change.tenantId })]
     case 'remove':
       return [JSON.stringify({ t: 'remove', tenant: change.tenantId })]
     case 'tenant':
-      return [...tenantRecords(change.spec, change.provisioned, change.plants)]
+      return [...tenantRecords(change.spec, change.provisioned, change.plants, change.memory)]
     case 'world':
       return [JSON.stringify({ t: 'clear' }), ...change.tenants.flatMap((spec) => [...tenantRecords(spec, false)])]
   }
 }
 
-/** A tenant's record, then its plants in records of {@link plantsPerRecord} when they are listed. */
+/**
+ * A tenant's record (with what it remembers, when that is not its spec's
+ * memory), then its plants in records of {@link plantsPerRecord} when they are listed.
+ */
 function* tenantRecords(
   spec: CheckedTenantSpec,
   provisioned: boolean,
   plants?: Iterable<StoredPlant>,
+  memory?: TenantMemory,
 ): Generator<string> {
-  yield JSON.stringify({ t: 'tenant', tenant: spec, provisioned, listed: plants !== undefined })
+  const remembered =
+    memory === undefined || JSON.stringify(memory) === JSON.stringify(spec.memory ?? {}) ? {} : { memory }
+  yield JSON.stringify({ t: 'tenant', tenant: spec, provisioned, listed: plants !== undefined, ...remembered })
   if (plants === undefined) return
   let batch: StoredPlant[] = []
   for (const plant of plants) {
@@ -674,6 +699,7 @@ async function replay(
       const tenant: Replayed = {
         spec: record.tenant,
         plants: record.listed ? new Map() : undefined,
+        memory: record.memory,
         provisioned: record.provisioned,
       }
       tenants.set(record.tenant.id, tenant)
@@ -697,12 +723,15 @@ async function replay(
       case 'create':
         // A Map keeps the place of a key it holds: an updated plant stays where it was, a new one comes last.
         ;(await plantsOf(tenant)).set(record.plant.id, record.plant)
+        if (record.t === 'put' && record.memory) tenant.memory = record.memory
         break
       case 'delete':
         ;(await plantsOf(tenant)).delete(record.id)
+        if (record.memory) tenant.memory = record.memory
         break
       case 'reset':
         tenant.plants = undefined
+        tenant.memory = undefined
         break
       case 'remove':
         tenants.delete(record.tenant)
@@ -740,7 +769,7 @@ async function replay(
           // Bounded as a log is: each tenant as it is put in place, then all of them together.
           for (const { spec, plants } of legacy) {
             checkTenant(spec)
-            const replayed: Replayed = { spec, plants: undefined, provisioned: false }
+            const replayed: Replayed = { spec, plants: undefined, memory: undefined, provisioned: false }
             if (plants) replayed.plants = new Map([...plants].map((plant: StoredPlant) => [plant.id, plant]))
             tenants.set(spec.id, replayed)
             total += countOf(replayed)
@@ -771,9 +800,10 @@ async function replay(
     throw beyond(path, `line ${line + 1} is longer than ${formatBytes(error.limit)}, the longest a line may be`)
   }
   if (legacy) return { saved: legacy, length, torn: undefined, legacy: true }
-  const saved = [...tenants.values()].map(({ spec, plants, provisioned }) => ({
+  const saved = [...tenants.values()].map(({ spec, plants, memory, provisioned }) => ({
     spec,
     plants: plants?.values(),
+    memory,
     provisioned,
   }))
   return { saved, length, torn, legacy: false }
@@ -817,11 +847,10 @@ class InvalidRecord extends Error {}
 /** The tenants of a version 1 state file. */
 function legacyTenants({ store, provisioned }: z.output<typeof legacySchema>): SavedTenant[] {
   const isProvisioned = new Set(provisioned)
-  return store.tenants.map(({ seedPlants, plants, ...tenant }) => ({
-    spec: tenantSpecSchema.parse({ ...tenant, plants: seedPlants }),
-    plants,
-    provisioned: isProvisioned.has(tenant.id),
-  }))
+  return store.tenants.map((tenant) => {
+    const { spec, plants, memory } = fromSnapshot(tenant)
+    return { spec: tenantSpecSchema.parse(spec), plants, memory, provisioned: isProvisioned.has(tenant.id) }
+  })
 }
 
 /** The first issue of a failed parse, as `path: message`. */

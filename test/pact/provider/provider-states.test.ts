@@ -115,6 +115,30 @@ describe('provider states', () => {
     expect(runner.failures).toHaveLength(1)
   })
 
+  test('the tenant remembers {memory}: adds to what the tenant remembers, keeping its plants', async () => {
+    const { store, runner } = await setUp()
+    await runner.apply({ state: 'a plant with id {id} exists', params: { id: 3 }, action: 'setup' })
+    await runner.apply({
+      state: 'the tenant remembers {memory}',
+      params: { memory: { deleted: [1] } },
+      action: 'setup',
+    })
+    await runner.apply({
+      state: 'the tenant remembers {memory}',
+      params: { memory: { deleted: [2] } },
+      action: 'setup',
+    })
+    expect(store.tenantMemory(verificationTenantId)).toEqual({ deleted: [1, 2] })
+    expect(store.listPlants(verificationTenantId).map(({ id }) => id)).toEqual([3])
+  })
+
+  test('the tenant remembers {memory}: refuses a memory that is not a JSON object, naming the parameter', async () => {
+    const { runner } = await setUp()
+    await expect(
+      runner.apply({ state: 'the tenant remembers {memory}', params: { memory: [1] }, action: 'setup' }),
+    ).rejects.toThrow('needs "memory" as a JSON object')
+  })
+
   test('refuses parameters of the wrong type, naming the parameter', async () => {
     const { runner } = await setUp()
     await expect(
@@ -142,6 +166,10 @@ describe('the states the msw recorder names for what an answer reads back', () =
     room: [{ kind: 'room' }, undefined],
     full: [{ kind: 'full' }, undefined],
     wrote: [{ kind: 'wrote', id: 7, plant: undefined }, undefined],
+    remembers: [
+      { kind: 'remembers', memory: { deleted: [7], note: { by: 'pact' } }, otherwise: 409 },
+      (store) => JSON.stringify(store.tenantMemory(verificationTenantId)) === '{"deleted":[7],"note":{"by":"pact"}}',
+    ],
   } satisfies {
     [Kind in Evidence['kind']]: readonly [
       Extract<Evidence, { kind: Kind }>,
