@@ -1,8 +1,9 @@
 /**
- * The library build (`npm run build`): the seven package entries bundled into
- * `dist/lib/` — one file per entry, shared chunks under `dist/lib/chunks/`, no
- * source maps (they were a quarter of the install) — and a declaration bundle
- * per entry.
+ * The library build (`npm run build`): the package's entries bundled into
+ * `dist/lib/` by two builds, the frontend's and the sandbox's and CI tools'
+ * (see {@link builds}) — one file per entry, shared chunks under
+ * `dist/lib/chunks/` and `dist/lib/chunks/tools/`, no source maps (they were a
+ * quarter of the install) — and a declaration bundle per entry.
  *
  * What a frontend installs is `msw` (a peer) and this package, nothing more:
  * every other runtime dependency (`@msw/data` and its `es-toolkit`, `zod`,
@@ -84,18 +85,47 @@ function copySwaggerUi(): void {
   for (const file of swaggerUiFiles) cpSync(join(from, file), join(to, file))
 }
 
-const input = {
-  index: 'src/index.ts',
-  node: 'src/node.ts',
-  browser: 'src/browser.ts',
-  client: 'src/client/index.ts',
-  server: 'src/server/index.ts',
-  contracts: 'src/contract-testing/index.ts',
-  playwright: 'src/playwright.ts',
-  'playwright-reporter': 'src/playwright-reporter.ts',
-  vitest: 'src/vitest.ts',
-  'vitest-setup': 'src/vitest-setup.ts',
-}
+/**
+ * The package's entries, in two JavaScript builds. What a frontend's tests and pages import (`.`, `./node`,
+ * `./browser`, the client, the Playwright fixtures, the Vitest setup file) is built apart from what only the
+ * sandbox and the CI tools import (`./server`, `./contracts`, the suite-coverage reporters, which run in the
+ * test runner's own process): one build holds one copy of each bundled package, and tree-shaking keeps in it
+ * whatever ANY of its entries uses, so in one build `./node`'s path carried ~50 kB of `zod/v4/core` that only
+ * the sandbox's and the contract tools' schemas use (docs/maintainers/performance.md, "The browser entry").
+ *
+ * The price is two copies of the modules both builds bundle. Nothing relies on their identity but what two
+ * entries share at run time, and those two are shared through `Symbol.for` keys instead: `PlantStoreError`'s
+ * `instanceof` (src/core/errors.ts) and the handlers' store registry that `recordMswPact` reads
+ * (src/msw/handlers.ts). `test/consumer/contracts-without-pact.test.ts` proves both from the packed tarball.
+ * The declarations stay one bundle (below): a type has one declaration whichever entry names it.
+ *
+ * Each build writes its entries into `dist/lib/` and its shared chunks into a folder of its own.
+ */
+const builds = {
+  frontend: {
+    input: {
+      index: 'src/index.ts',
+      node: 'src/node.ts',
+      browser: 'src/browser.ts',
+      client: 'src/client/index.ts',
+      playwright: 'src/playwright.ts',
+      'vitest-setup': 'src/vitest-setup.ts',
+    },
+    chunks: 'chunks',
+  },
+  tools: {
+    input: {
+      server: 'src/server/index.ts',
+      contracts: 'src/contract-testing/index.ts',
+      'playwright-reporter': 'src/playwright-reporter.ts',
+      vitest: 'src/vitest.ts',
+    },
+    chunks: 'chunks/tools',
+  },
+} as const
+
+/** Every entry, for the declarations. */
+const input = { ...builds.frontend.input, ...builds.tools.input }
 
 /**
  * Packages whose types the declarations import rather than inline: the peers, `zod` (its declarations are
@@ -162,27 +192,40 @@ export const browserBuild = {
   logLevel: 'warn' as const,
 }
 
-/** The entries built for Node (the browser entry is {@link browserBuild}'s; its declarations are built with the rest). */
-const { browser: _browser, ...nodeInput } = input
+/**
+ * Bytes that Node reads at import and nothing runs: our JSDoc (the declarations carry it) is left out of the
+ * JavaScript, the licence comments kept; and non-ASCII characters are escaped, since one `…` in a comment or a
+ * string makes V8 hold the whole chunk's source two bytes a character. Names and lines stay readable (not
+ * minified: the package ships no source maps, so a stack trace reads the code as it is).
+ */
+const lean = { comments: { legal: true, annotation: true, jsdoc: false }, charset: 'ascii' } as const
+
+/** The entries each build makes for Node: the browser entry is {@link browserBuild}'s (its declarations are built with the rest). */
+const nodeBuilds = Object.values(builds).map(({ input, chunks }) => ({
+  input: Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'browser')),
+  chunks,
+}))
 
 export default defineConfig([
   browserBuild,
-  {
-    input: nodeInput,
-    platform: 'node',
+  ...nodeBuilds.map(({ input, chunks }, index) => ({
+    input,
+    platform: 'node' as const,
     external: peers,
-    plugins: [{ name: 'swagger-ui-assets', writeBundle: copySwaggerUi }],
+    // The Swagger UI files once, with the first build, which also empties `dist/lib/` (the builds run in order).
+    plugins: index === 0 ? [{ name: 'swagger-ui-assets', writeBundle: copySwaggerUi }] : [],
     output: {
       dir: 'dist/lib',
-      format: 'esm',
+      format: 'esm' as const,
       entryFileNames: '[name].js',
-      chunkFileNames: 'chunks/[name]-[hash].js',
-      cleanDir: true,
+      chunkFileNames: `${chunks}/[name]-[hash].js`,
+      cleanDir: index === 0,
+      ...lean,
     },
     treeshake,
     checks: quiet,
-    logLevel: 'warn',
-  },
+    logLevel: 'warn' as const,
+  })),
   {
     input,
     platform: 'node',

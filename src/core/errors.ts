@@ -91,8 +91,18 @@ export interface Reason {
 }
 
 /**
+ * What marks a `PlantStoreError` of any copy of the package: the frontend's entries (`.`, `./node`, `./browser`)
+ * and the sandbox's (`./server`, `./contracts`) are built apart, each with its own copy of this class (see
+ * rolldown.config.ts), so `instanceof` asks for this key, shared through the global symbol registry, rather
+ * than for one copy's prototype.
+ */
+const plantStoreErrorBrand: unique symbol = Symbol.for('plant-store-mock.PlantStoreError')
+
+/**
  * The one error type of the Plant Store. Everything that goes wrong in the
  * core is thrown as a `PlantStoreError` and rendered by {@link renderError}.
+ * `instanceof PlantStoreError` holds whichever of the package's entries made
+ * the error and whichever one the class is imported from.
  *
  * @example
  * throw new PlantStoreError('not_found', 'No plant with id 7 exists.')
@@ -122,6 +132,15 @@ export class PlantStoreError extends Error {
     this.fields = fields
   }
 }
+// The brand on the prototype, so an error's own keys (what a test compares, what JSON shows) stay as they were;
+// `instanceof PlantStoreError` asks for it, and a subclass's `instanceof` checks its own prototype as usual.
+Object.defineProperty(PlantStoreError.prototype, plantStoreErrorBrand, { value: true })
+Object.defineProperty(PlantStoreError, Symbol.hasInstance, {
+  value(this: unknown, value: unknown): boolean {
+    const branded = typeof value === 'object' && value !== null && plantStoreErrorBrand in value
+    return branded && (this === PlantStoreError || Function.prototype[Symbol.hasInstance].call(this, value))
+  },
+})
 
 /**
  * Builds the `WWW-Authenticate` challenge for a 401 or 403 (RFC 6750).

@@ -60,8 +60,15 @@ export function handlersOf(handle: PlantStoreHandler, store: PlantStore, baseUrl
   return handlers
 }
 
-/** The store behind each handler {@link createHandlers} made. */
-const stores = new WeakMap<object, PlantStore>()
+/**
+ * The store behind each handler {@link createHandlers} made, kept under a global symbol: `plant-store-mock/contracts`
+ * (whose `recordMswPact` reads it) is built apart from the entries that make the handlers (rolldown.config.ts),
+ * each with its own copy of this module, and both copies must find the one registry.
+ */
+const storesKey: unique symbol = Symbol.for('plant-store-mock.handler-stores')
+const registry = globalThis as { [storesKey]?: WeakMap<object, PlantStore> }
+registry[storesKey] ??= new WeakMap()
+const stores = registry[storesKey]
 
 /**
  * The store a Plant Store handler answers from, or `undefined` for any

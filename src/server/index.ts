@@ -3,6 +3,7 @@
  * (`npx plant-store-mock`) or to embed in your own Express app.
  */
 
+export { PlantStoreError } from '../core/errors.ts'
 export { type JournalEntry, RequestJournal, type RequestJournalOptions } from '../core/journal.ts'
 export { type AdminOptions, createAdmin } from './admin/admin.ts'
 export { docsRouter, openapiDocument } from './docs/docs.ts'

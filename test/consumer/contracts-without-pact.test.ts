@@ -6,6 +6,12 @@
  * `worldFromHar` and `replayHar` run; importing it inside a Playwright test
  * works; and `verifySandbox`, the one export that needs Pact, says in one line
  * which package to install.
+ *
+ * The sandbox's and CI tools' entries (`./server`, `./contracts`) are built apart from the frontend's (`.`,
+ * `./node`), each build with its own copy of the classes both use (rolldown.config.ts): `recordMswPact` from
+ * `./contracts` finds the store behind `./node`'s handlers (or it records nothing), and a `PlantStoreError` of
+ * either build is `instanceof` the class of the other. Express (not its types) is installed for that, as
+ * `./server` imports it.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -25,6 +31,7 @@ const tooling = [
   `typescript@${manifest.devDependencies.typescript}`,
   `@types/node@${manifest.devDependencies['@types/node']}`,
   `@playwright/test@${manifest.devDependencies['@playwright/test']}`,
+  `express@${manifest.devDependencies.express}`,
 ]
 
 /** Uses every kind of export of the entry, its types included; prints what each call gave, as JSON. */
@@ -106,6 +113,31 @@ test('worldFromHar runs inside a Playwright test', async () => {
 })
 `
 
+/**
+ * A `PlantStoreError` thrown by the store behind `./node`'s handlers, and one made with `./server`'s class, checked
+ * against both builds' classes (and a plain `Error` against them); prints the answers as JSON. JavaScript: the
+ * types of `./server` need `@types/express`, which this project has not.
+ */
+const identity = `import { PlantStoreError } from 'plant-store-mock'
+import { setupPlantStoreServer } from 'plant-store-mock/node'
+import { PlantStoreError as SandboxError } from 'plant-store-mock/server'
+
+const { store } = setupPlantStoreServer()
+let thrown
+try {
+  store.resolveToken('not-a-token')
+} catch (error) {
+  thrown = error
+}
+const made = new SandboxError('not_found', 'No plant with id 7 exists.')
+console.log(JSON.stringify({
+  thrown: [thrown?.status, thrown instanceof PlantStoreError, thrown instanceof SandboxError],
+  made: [made instanceof PlantStoreError, made instanceof SandboxError],
+  plain: [new Error('x') instanceof PlantStoreError, new Error('x') instanceof SandboxError],
+  twoClasses: PlantStoreError !== SandboxError,
+}))
+`
+
 let workDir: string
 let app: string
 
@@ -130,6 +162,7 @@ beforeAll(async () => {
   }
   await writeFile(join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2))
   await writeFile(join(app, 'contracts.ts'), script)
+  await writeFile(join(app, 'identity.mjs'), identity)
   await writeFile(join(app, 'playwright.config.ts'), "export default { testDir: 'e2e' }\n")
   await writeFile(join(app, 'e2e', 'contracts.spec.ts'), spec)
   const installed = await run('npm', [...npmInstall, '-D', join(workDir, filename), ...tooling], app)
@@ -153,6 +186,7 @@ describe('plant-store-mock/contracts without @pact-foundation/pact and @types/ex
     expect(checked.code).toBe(0)
   }, 300_000)
 
+  // `interactions: 2`: recordMswPact (./contracts) found the handlers of ./node by the store registry behind them.
   test('records a pact, infers a world and replays a HAR; verifySandbox names the peer to install', async () => {
     // The Node that runs this test, first on PATH (it runs TypeScript as it is).
     const ran = await run('node', ['contracts.ts'], app)
@@ -165,6 +199,19 @@ describe('plant-store-mock/contracts without @pact-foundation/pact and @types/ex
       exchanges: 2,
       verify:
         'verifySandbox needs the optional peer dependency @pact-foundation/pact; install it: npm i -D @pact-foundation/pact',
+    })
+  })
+
+  test('a PlantStoreError thrown behind ./node’s handlers is instanceof ./server’s PlantStoreError, and the other way round', async () => {
+    const ran = await run('node', ['identity.mjs'], app)
+
+    expect(ran.stderr).toBe('')
+    expect(JSON.parse(ran.stdout)).toEqual({
+      thrown: [401, true, true],
+      made: [true, true],
+      plain: [false, false],
+      // Two builds, two classes: what the brand is for.
+      twoClasses: true,
     })
   })
 
