@@ -7,9 +7,9 @@ import { defineSlicing } from './slice.ts'
  * handler answers it and the readBack reads a recorded list as it. A
  * parameter that cuts the list (an offset, a page) is named here and says
  * where the slice starts (`skip`) or how long it is (`limit`); a recorded list
- * sent any other parameter (a filter) says nothing sure.
+ * sent any other parameter says nothing sure (a filter: name it in `filters`).
  */
-const slicing = defineSlicing('listPlants', ['limit'], ({ limit }) => ({ skip: 0, limit }))
+export const listSlicing = defineSlicing('listPlants', ['limit'], ({ limit }) => ({ skip: 0, limit }))
 
 /**
  * `GET /plants` (and its HEAD): the caller's tenant's plants, oldest first,
@@ -17,7 +17,7 @@ const slicing = defineSlicing('listPlants', ['limit'], ({ limit }) => ({ skip: 0
  */
 export const listPlants = defineOperation<'listPlants'>({
   handle(store, principal, { query }, request) {
-    const { skip, limit } = slicing.of(query)
+    const { skip, limit } = listSlicing.of(query)
     // The tenant's list as JSON bytes, kept up to date by its writes: a list is views of them.
     const list = store.encodedList(principal.tenantId)
     if (request.method === 'HEAD') {
@@ -30,7 +30,7 @@ export const listPlants = defineOperation<'listPlants'>({
   readBacks: {
     200({ request: { query }, body }) {
       if (!Array.isArray(body)) return notSure('the body is not a list')
-      const slice = slicing.recorded(query)
+      const slice = listSlicing.recorded(query)
       if ('notSure' in slice) return slice
       return [{ kind: 'listed', plants: body, skip: slice.skip, cut: slice.limit }]
     },

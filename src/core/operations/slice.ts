@@ -25,6 +25,12 @@ type Query<Id extends InputOperationId> = Inputs<Id>['query']
 export interface Slicing<Id extends InputOperationId, Names extends keyof Query<Id>> {
   /** Every query parameter the slice reads: a recorded list sent any other (a filter) says nothing sure. */
   readonly parameters: readonly Names[]
+  /**
+   * The query parameters that filter the list (keep some plants, not a
+   * slice): a recorded list sent one says nothing sure, by design, and
+   * `test/replay/world-from-har.property.test.ts` knows not to ask for more.
+   */
+  readonly filters: readonly (keyof Query<Id> & string)[]
   /** The slice a checked query asks for: what the handler answers. */
   of(query: Pick<Query<Id>, Names>): Slice
   /**
@@ -39,7 +45,8 @@ export interface Slicing<Id extends InputOperationId, Names extends keyof Query<
  * A list operation's {@link Slicing}: the query parameters that cut its list,
  * and how they give the slice. `of` sees only the parameters named, so a
  * parameter it reads and does not name fails `tsc`; a new slice-like
- * parameter (an offset, a page) is one more name and one more term here.
+ * parameter (an offset, a page) is one more name and one more term here; a
+ * filter (`tag`) is named in `filters`.
  *
  * @example
  * const slicing = defineSlicing('listPlants', ['limit', 'offset'], ({ limit, offset }) => ({ skip: offset ?? 0, limit }))
@@ -50,10 +57,12 @@ export function defineSlicing<Id extends InputOperationId, const Names extends k
   operation: Id,
   parameters: readonly Names[],
   of: (query: Pick<Query<Id>, Names>) => Slice,
+  { filters = [] }: { readonly filters?: readonly (keyof Query<Id> & string)[] } = {},
 ): Slicing<Id, Names> {
   const read = new Set<string>(parameters)
   return {
     parameters,
+    filters,
     of,
     recorded(query) {
       // A parameter the slice does not read (a filter, one the contract lacks) may leave out any plant.
