@@ -8,7 +8,8 @@
  * parameter today, so these sessions run on the mock with whole lists and
  * cut each list's answer at its slice, as a list with an offset answers;
  * every other answer reads back through its operation's descriptor, as
- * replay reads it.
+ * replay reads it (an update, which the contract lacks too, through the
+ * store's `updatePlant`, read back as below).
  *
  * A write of an id the tenant holds (an update, as an operation that writes
  * reads it back: `exists`, then `wrote` the plant): the plant changes in its
@@ -24,11 +25,12 @@ import { describe, expect, test } from 'vitest'
 import { inferPlants, type PlantFact } from '../../src/contract-testing/replay/world-inference.ts'
 import { type Evidence, operations } from '../../src/core/operations/index.ts'
 
-/** A request of a session: a list from a slice start, a create or a delete. */
+/** A request of a session: a list from a slice start, a create, a delete, or an update of a plant's name. */
 type Step =
   | { readonly kind: 'list'; readonly skip: number; readonly limit?: number | undefined }
   | { readonly kind: 'create'; readonly id: number; readonly name: string; readonly tag?: string | undefined }
   | { readonly kind: 'delete'; readonly id: number }
+  | { readonly kind: 'update'; readonly id: number; readonly name: string }
 
 const token = 'tok_north'
 
@@ -52,7 +54,8 @@ function worldOf(plants: readonly StoredPlant[]): TenantSpec[] {
 
 /** What each step's answer says of the tenant, sent through a mock holding `plants`, as the inference reads it. */
 async function factsOf(plants: readonly StoredPlant[], session: readonly Step[]): Promise<PlantFact[]> {
-  const handle = createCore(createPlantStore({ world: worldOf(plants) }))
+  const store = createPlantStore({ world: worldOf(plants) })
+  const handle = createCore(store)
   const send = async (method: string, path: string, body?: string) => {
     const headers: Record<string, string> = {
       authorization: `Bearer ${token}`,
@@ -83,6 +86,20 @@ async function factsOf(plants: readonly StoredPlant[], session: readonly Step[])
       const { status, body } = await send('POST', '/plants', JSON.stringify(sent))
       const request = { path: {}, query: new URLSearchParams(), body: sent }
       evidences = operations.addPlant.readBack({ status, request, body })
+    } else if (step.kind === 'update') {
+      // What an update of the name alone would read back (the contract declares none): the store's own update
+      // (`updatePlant`, what its handler would call), `exists` with what the plant was (its tag, not sent), and
+      // `wrote` the plant; a 404 for an id the tenant lacks.
+      await store.ready
+      const held = store.getPlant('north', step.id)
+      const plant = await store.updatePlant('north', step.id, (was) => ({ ...was, name: step.name }))
+      evidences =
+        held && plant
+          ? [
+              { kind: 'exists', id: step.id, otherwise: 404, was: { tag: held.tag ?? null } },
+              { kind: 'wrote', id: step.id, plant },
+            ]
+          : [{ kind: 'missing', id: step.id, otherwise: 404 }]
     } else {
       const { status, body } = await send('DELETE', `/plants/${step.id}`)
       const request = { path: { id: String(step.id) }, query: new URLSearchParams(), body: undefined }
@@ -295,13 +312,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('list' as const), skip: fc.nat(7), limit: fc.option(fc.nat(4), { nil: undefined }) }),
   fc.tuple(ids, fields).map(([id, { name, tag }]): Step => ({ kind: 'create', id, name, tag })),
   ids.map((id): Step => ({ kind: 'delete', id })),
+  fc.tuple(ids, fields).map(([id, { name }]): Step => ({ kind: 'update', id, name })),
 )
 
 /** Local sweeps: `PROPERTY_RUNS=5000 PROPERTY_SEED=1 npx vitest run --config test/vitest.config.ts <this file>`. */
 const numRuns = Number(process.env.PROPERTY_RUNS ?? 300)
 const seed = process.env.PROPERTY_SEED === undefined ? {} : { seed: Number(process.env.PROPERTY_SEED) }
 
-test('the world inferred from lists from any slice start, creates and deletes gives every answer again, and the same world each time', async () => {
+test('the world inferred from lists from any slice start, creates, deletes and updates gives every answer again, and the same world each time', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.uniqueArray(fc.tuple(ids, fields), { selector: ([id]) => id, maxLength: 6 }),
