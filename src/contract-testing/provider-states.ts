@@ -176,7 +176,7 @@ export interface NamedState {
  * |---|---|
  * | `exists` (id) | `a plant with id {id} exists` |
  * | `missing` (id) | `no plant with id {id} exists` |
- * | `listed` (n plants, however cut) | `the tenant has {count} plants` with `count: n`: the same list, cut or not |
+ * | `listed` (n plants from position `skip`, however cut) | `the tenant has {count} plants` with `count: skip + n`: the same list, cut or not, from the same position |
  * | `room` | none: every state's tenant has room for one more |
  * | `full` | none: no portable state fills a tenant to its quota |
  * | `wrote` | none: what held after the request, not before |
@@ -190,8 +190,9 @@ export const evidenceStates: {
 } = {
   exists: ({ id }) => ({ name: plantWithId, params: { id } }),
   missing: ({ id }) => ({ name: noPlantWithId, params: { id } }),
-  listed: ({ plants }) =>
-    Array.isArray(plants) ? { name: tenantHasCount, params: { count: plants.length } } : undefined,
+  // The plants it skipped come first: a tenant of `skip + n` plants answers the same `n` from the same position.
+  listed: ({ plants, skip = 0 }) =>
+    Array.isArray(plants) ? { name: tenantHasCount, params: { count: skip + plants.length } } : undefined,
   room: () => undefined,
   full: () => undefined,
   wrote: () => undefined,

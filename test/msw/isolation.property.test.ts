@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { fixtureTokens } from 'plant-store-mock'
 import { setupPlantStoreServer } from 'plant-store-mock/node'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { operationFile } from '../support/contract.ts'
 import { call, json } from '../support/msw.ts'
 import { errorFieldsOf, type ModelState, plantModel } from '../support/tenant-model.ts'
 
@@ -43,6 +44,10 @@ const disagree =
   'the store (through the msw handlers) and the model (test/support/tenant-model.ts) answer otherwise: a rule one has ' +
   'and the other lacks (a rule with memory: step 4 of docs/maintainers/adding-a-rule-with-memory.md is the model)'
 
+/** What a model that disagrees with an answer says to do: the operation's file and the model mean one thing. */
+const modelDiffers = (operation: string) =>
+  `the answer is not plantModel.${operation}'s (test/support/tenant-model.ts); next: step 2: give the model and ${operationFile(operation)} the same meaning (docs/maintainers/changing-a-parameter.md)`
+
 test('no tenant ever sees, changes or learns of another tenant plants, and the store matches a simple model', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 40 }), async (operations) => {
@@ -61,7 +66,7 @@ test('no tenant ever sees, changes or learns of another tenant plants, and the s
           const answer = await call('GET', `/plants${query}`, { token })
           const expected = plantModel.listPlants(state, { limit: op.limit })
           expect(answer.status, disagree).toBe(expected.status)
-          expect(json(answer)).toEqual(expected.body)
+          expect(json(answer), `GET /plants${query}: ${modelDiffers('listPlants')}`).toEqual(expected.body)
         } else if (op.kind === 'create') {
           const plant = op.tag === undefined ? { id: op.id, name: op.name } : { id: op.id, name: op.name, tag: op.tag }
           const answer = await call('POST', '/plants', { token, json: plant })

@@ -25,6 +25,7 @@ import { contract } from '../../src/generated/contract.ts'
 import { contractDocument } from '../../src/generated/contract-document.ts'
 import { contractInputs } from '../../src/generated/contract-inputs.ts'
 import { type HostileCase, hostileCorpus } from '../reliability/corpus.ts'
+import { operationFile } from '../support/contract.ts'
 import { mswTestTitles } from '../support/msw-test-titles.ts'
 import { operationRequests } from '../support/operation-requests.ts'
 import { type RuleExchange, ruleExchanges } from '../support/rule-exchanges.ts'
@@ -97,25 +98,13 @@ const sharedExemptions: Readonly<Record<string, (input: Input) => Partial<Record
 const word = (text: string) =>
   new RegExp(`(^|[^A-Za-z0-9_])${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_])`)
 
-const kebab = (id: string) => id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
-
-/** The path of an operation's own file (src/core/operations/<operation-id>.ts); a HEAD's is its GET's. */
-function ownFile(operation: keyof typeof contract.operations): string {
-  const { method, path } = contract.operations[operation]
-  const get =
-    method === 'HEAD'
-      ? Object.entries(contract.operations).find(([, o]) => o.path === path && o.method === 'GET')?.[0]
-      : operation
-  return `src/core/operations/${kebab(get ?? operation)}.ts`
-}
-
 /** Source text without its comments: a comment that names a parameter (`an offset`) does not read it. */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1')
 
 /** The code of an operation's own file, comments left out; a HEAD's is its GET's. */
 function operationSource(operation: keyof typeof contract.operations): string {
   try {
-    return code(readFileSync(new URL(`../../${ownFile(operation)}`, import.meta.url), 'utf8'))
+    return code(readFileSync(new URL(`../../${operationFile(operation)}`, import.meta.url), 'utf8'))
   } catch {
     return ''
   }
@@ -382,7 +371,7 @@ describe.each(inputs.map((input) => [input.key, input] as const))('the contract 
     if (exemption === undefined) {
       expect(
         present[part](input),
-        `${input.key} has no ${part} part and no exemption for it; next: ${nextStep[input.kind][part].replace('src/core/operations/<operation-id>.ts', ownFile(input.operation))} (${guideOf(input.kind)})`,
+        `${input.key} has no ${part} part and no exemption for it; next: ${nextStep[input.kind][part].replace('src/core/operations/<operation-id>.ts', operationFile(input.operation))} (${guideOf(input.kind)})`,
       ).toBe(true)
     } else {
       expect(exemption.length, `${input.key}'s ${part} exemption says why`).toBeGreaterThan(10)

@@ -21,7 +21,7 @@ import { createPlantStore } from '../../src/index.ts'
 import { setupPlantStoreServer } from '../../src/node.ts'
 import { type RunningSandbox, startSandbox } from '../../src/server/index.ts'
 import { hostileCorpus } from '../reliability/corpus.ts'
-import { openapi } from '../support/contract.ts'
+import { openapi, operationFile } from '../support/contract.ts'
 import { type IndependentProvider, startIndependentProvider } from '../support/independent-provider.ts'
 import { mswTestTitles } from '../support/msw-test-titles.ts'
 import { operationRequests } from '../support/operation-requests.ts'
@@ -39,8 +39,6 @@ function componentOf(operationId: string, status: string): string | undefined {
   return isReference(response) ? response.$ref.split('/').at(-1) : undefined
 }
 
-const kebab = (id: string) => id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
-
 /** A HEAD's GET (the router answers a HEAD as its GET): the operation whose file and tests stand for it. */
 function getOf(operationId: OperationId): OperationId {
   const { method, path } = contract.operations[operationId]
@@ -51,7 +49,7 @@ function getOf(operationId: OperationId): OperationId {
 
 /** The file that sends a header: the operation's own for its success, where its Error is raised for another status. */
 function senderOf({ operationId, status }: DeclaredHeader): string {
-  const own = `src/core/operations/${kebab(getOf(operationId as OperationId))}.ts`
+  const own = operationFile(operationId)
   return /^2/.test(status)
     ? `${own} (its answer's headers)`
     : `the PlantStoreError that answers ${status} (its headers argument, src/core/errors.ts; thrown in ${own} or the rule's own file)`

@@ -1,8 +1,10 @@
 /**
  * What a recording implies is consistent: for any session recorded from a
- * Plant Store (lists, whole or cut by `limit`, and every write the contract
- * declares, with its 404s and 409s: creates, deletes, any other write
- * of a plant, each sent as the contract's method, path and body, in any order: writes before any list, ids no list named, creates a
+ * Plant Store (lists with every list parameter the contract declares: whole,
+ * cut by `limit`, from a slice start; and every write the contract declares,
+ * with its 404s and 409s: creates, deletes, any other write of a plant, each
+ * sent as the contract's method, path and body; in any order: writes before
+ * any list, ids no list named, creates a
  * later list shows; four tenants, one of them a token the map does not
  * name), the world `worldFromHar` infers, put in a fresh mock and sent the
  * same requests, gives every recorded answer; and `replay` of the recording
@@ -14,14 +16,19 @@ import {
   type Har,
   type HarEntry,
   ReplayInputError,
+  type ReplayReport,
   replayHar,
   type TokenMap,
   worldFromHar,
 } from 'plant-store-mock/contracts'
 import { describe, expect, test } from 'vitest'
+import { acceptedTexts, parameterOf } from '../../src/contract-testing/boundaries.ts'
+import { operations } from '../../src/core/operations/index.ts'
+import { listSlicing } from '../../src/core/operations/list-plants.ts'
 import { contract } from '../../src/generated/contract.ts'
+import { contractAnswers } from '../../src/generated/contract-answers.ts'
 import { contractInputs } from '../../src/generated/contract-inputs.ts'
-import { requiredHeaders } from '../support/contract.ts'
+import { operationFile, requiredHeaders } from '../support/contract.ts'
 
 const baseUrl = 'https://plants.example.com'
 const both = ['plants:read', 'plants:write'] as const
@@ -154,6 +161,43 @@ async function answers(world: TenantSpec[], session: readonly SessionRequest[]) 
   return answered
 }
 
+/** Response headers the contract declares, by lower-case name. */
+const declaredHeaders = new Set(contractAnswers.responseHeaders.map((name) => name.toLowerCase()))
+
+/**
+ * Answers as the world read back must give them again: each status, body and
+ * header, but of a header the contract declares only that it is there. What
+ * a list says of the tenant is its body (the slice its readBack reads); a
+ * declared header's value is no evidence (replay too judges such a header by
+ * its presence: `mockDifferences`, judge.ts), so a header such as a count
+ * needs no edit here.
+ */
+function given(answered: Awaited<ReturnType<typeof answers>>) {
+  return answered.map(({ headers, ...answer }) => ({
+    ...answer,
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, declaredHeaders.has(name) ? 'declared' : value]),
+    ),
+  }))
+}
+
+/**
+ * What a replay that disagrees says to do: an answer recorded from the mock
+ * that lacks a header the contract requires, or a mock's answer that lacks
+ * one the recording has, is the mock's: its operation's file does not send
+ * it yet; any other disagreement, `otherwise`.
+ */
+function nextStep(
+  disagreements: ReplayReport['disagreements'],
+  otherwise = 'replay disagrees with a recording',
+): string {
+  // Recorded from the mock without it (the recording breaks the contract), or written with it and the mock lacks it.
+  const lacks = /^header \S+ is required on 2\d\d$|^\S+: real "[^"]*", mock absent$/
+  const lacking = disagreements.find(({ differences }) => differences.some((difference) => lacks.test(difference)))
+  if (!lacking?.operation) return otherwise
+  return `the mock's answer lacks a header the contract declares (${lacking.differences.join('; ')}); next: step 2: send it from ${operationFile(lacking.operation)}, its answer's headers (docs/maintainers/adding-a-response-header.md)`
+}
+
 /** The session and its answers as a HAR, as a recording proxy writes it. */
 function harOf(
   session: readonly SessionRequest[],
@@ -191,8 +235,36 @@ const opening: SessionRequest[] = ['tok_north', 'tok_south'].map((token) => ({
 const numRuns = Number(process.env.PROPERTY_RUNS ?? 300)
 const seed = process.env.PROPERTY_SEED === undefined ? {} : { seed: Number(process.env.PROPERTY_SEED) }
 
+/**
+ * The list parameters whose recorded lists read back nothing sure (each sent
+ * alone, with a value its schema takes) and that the list does not declare a
+ * filter: no world can be read from such a list, so the property below
+ * cannot hold for sessions that send them.
+ */
+function unreadListParameters(): string[] {
+  const filters = new Set<string>(listSlicing.filters)
+  return listParameters.flatMap((name) => {
+    if (filters.has(name)) return []
+    const [value] = acceptedTexts(parameterOf('listPlants', name))
+    const query = new URLSearchParams([[name, value ?? '']])
+    const evidence = operations.listPlants.readBack({
+      status: 200,
+      request: { path: {}, query, body: undefined },
+      body: [{ name: 'Fern' }],
+    })
+    return evidence.length > 0
+      ? []
+      : [
+          `a recorded list sent ${query} reads back nothing sure (no world can be read from it); next: step 2: if ${name} cuts the list (an offset, a page), name it in listSlicing of src/core/operations/list-plants.ts and say where the slice starts; if it filters the list, name it in its filters (docs/maintainers/changing-a-parameter.md)`,
+        ]
+  })
+}
+
 describe('worldFromHar', () => {
   test('the world a recording implies, replayed through the mock, gives every recorded answer; replay agrees with all of them', async () => {
+    // Each list parameter reads back (the sessions send them all): else the property fails, naming no step.
+    const unread = unreadListParameters()
+    expect(unread, unread.join('; ')).toEqual([])
     await fc.assert(
       fc.asyncProperty(
         fc.tuple(...tenantNames.map(plantsOf)),
@@ -205,11 +277,14 @@ describe('worldFromHar', () => {
           const readBacks =
             "the operations' readBacks (step 2 of docs/maintainers/adding-a-write.md: src/core/operations/<operation-id>.ts) say what each answer wrote"
           expect(
-            await answers(world, session),
+            given(await answers(world, session)),
             `the world worldFromHar inferred does not give the recorded answers: ${readBacks}`,
-          ).toEqual(recorded)
+          ).toEqual(given(recorded))
           const report = await replayHar(har, { baseUrl, tokens })
-          expect(report.disagreements, `replay disagrees with its own recording: ${readBacks}`).toEqual([])
+          expect(
+            report.disagreements,
+            nextStep(report.disagreements, `replay disagrees with its own recording: ${readBacks}`),
+          ).toEqual([])
         },
       ),
       {
@@ -338,8 +413,9 @@ describe('what a recording leaves open stays open until a later answer settles i
     const recorded = await answers(world, session)
     const har = harOf(session, recorded)
     const found = await worldFromHar(har, { baseUrl, tokens })
-    expect(await answers(found, session)).toEqual(recorded)
-    expect((await replayHar(har, { baseUrl, tokens })).disagreements).toEqual([])
+    expect(given(await answers(found, session))).toEqual(given(recorded))
+    const { disagreements } = await replayHar(har, { baseUrl, tokens })
+    expect(disagreements, nextStep(disagreements)).toEqual([])
     return found.find(({ id }) => id === 'north')?.plants
   }
 
@@ -437,7 +513,7 @@ test('forty plants that look alike, twenty of them deleted between two lists, gi
   ]
   const recorded = await answers(worldOf([{ tenant: 'north', pairs }]), session)
   const world = await worldFromHar(harOf(session, recorded), { baseUrl, tokens })
-  expect(await answers(world, session)).toEqual(recorded)
+  expect(given(await answers(world, session))).toEqual(given(recorded))
   const plants = (world.find(({ id }) => id === 'north')?.plants ?? []) as StoredPlant[]
   expect(plants).toHaveLength(40)
   expect(plants.filter(({ id }) => id > 0).map(({ id }) => id)).toEqual(
@@ -485,13 +561,15 @@ describe('a recording no world gives is said to be one, naming the first answer 
     await expect(worldFromHar(har, { baseUrl, tokens })).rejects.toThrow(new ReplayInputError(message))
     // The replay reports it where it happens, as the real service departing.
     const report = await replayHar(har, { baseUrl, tokens })
-    expect(report.disagreements).toEqual([
+    expect(report.disagreements, nextStep(report.disagreements)).toEqual([
       expect.objectContaining({ index: 1, side: 'real', differences: [message.slice(0, -1)] }),
     ])
   })
 })
 
-test('a list with a parameter the list does not read back (an offset) says nothing sure of what the tenant holds', async () => {
+test('a list with a query parameter its slice does not read (one the contract lacks, a filter to the real service) says nothing sure of what the tenant holds', async () => {
+  const unread = 'unread_filter'
+  expect(contractInputs.operations.listPlants.parameters.map(({ name }) => name)).not.toContain(unread)
   const entry = (query: string, names: string[]): HarEntry => ({
     request: {
       method: 'GET',
@@ -500,21 +578,18 @@ test('a list with a parameter the list does not read back (an offset) says nothi
     },
     response: { status: 200, content: { text: JSON.stringify(names.map((name) => ({ name }))) } },
   })
-  // The offset list shows the second plant only: it is no list of everything, nor of the first ones.
+  // The filtered list shows the second plant only: it is no list of everything, nor of the first ones.
   const world = await worldFromHar(
-    { log: { entries: [entry('?offset=1', ['Moss']), entry('', ['Fern', 'Moss'])] } },
-    {
-      baseUrl,
-      tokens,
-    },
+    { log: { entries: [entry(`?${unread}=moss`, ['Moss']), entry('', ['Fern', 'Moss'])] } },
+    { baseUrl, tokens },
   )
   expect(((world.find(({ id }) => id === 'north')?.plants ?? []) as StoredPlant[]).map(({ name }) => name)).toEqual([
     'Fern',
     'Moss',
   ])
-  const offsetFirst = await worldFromHar(
-    { log: { entries: [entry('?offset=1&limit=1', ['Moss'])] } },
+  const filteredFirst = await worldFromHar(
+    { log: { entries: [entry(`?${unread}=moss&limit=1`, ['Moss'])] } },
     { baseUrl, tokens },
   )
-  expect(offsetFirst.find(({ id }) => id === 'north')?.plants).toEqual([])
+  expect(filteredFirst.find(({ id }) => id === 'north')?.plants).toEqual([])
 })

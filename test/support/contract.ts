@@ -18,6 +18,7 @@ import {
   sandboxContract,
 } from '../../src/contract-testing/contract-checker.ts'
 import type { OpenApiDocument, OperationObject } from '../../src/core/openapi.ts'
+import { contract } from '../../src/generated/contract.ts'
 import { sandboxContractDocument } from '../../src/generated/sandbox-contract-document.ts'
 
 /** A contract as the tests read it: the one typed view, its path items looked up by any method name. */
@@ -31,9 +32,33 @@ export const openapi = parse(readFileSync(new URL('../../contracts/openapi.yaml'
 /** The sandbox control API's contract, as `GET /__sandbox/openapi.json` serves it. */
 export const sandboxOpenapi = sandboxContractDocument as unknown as Contract
 
-/** Asserts that a contract's checker found no problem with an answer. */
+/**
+ * The path of an operation's own file, `src/core/operations/<operation-id>.ts`;
+ * a HEAD's is its GET's (the router answers a HEAD as its GET).
+ *
+ * @example
+ * operationFile('headPlants') // 'src/core/operations/list-plants.ts'
+ */
+export function operationFile(operationId: string): string {
+  const operations: Readonly<Record<string, { method: string; path: string }>> = contract.operations
+  const { method, path } = operations[operationId] ?? { method: '', path: '' }
+  const get =
+    method === 'HEAD' ? Object.entries(operations).find(([, o]) => o.path === path && o.method === 'GET') : undefined
+  const id = get?.[0] ?? operationId
+  return `src/core/operations/${id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}.ts`
+}
+
+/**
+ * Asserts that a contract's checker found no problem with an answer of an
+ * operation (`what`: its operationId); a required header it lacks names the
+ * step that sends it.
+ */
 function expectNoProblems(what: string, problems: readonly string[]): void {
-  expect(problems, `${what}: ${problems.join('; ')}`).toEqual([])
+  const missing = problems.some((problem) => /^header \S+ is required on 2\d\d$/.test(problem))
+  const next = missing
+    ? `; next: step 2: send it from ${operationFile(what)}, its answer's headers (docs/maintainers/adding-a-response-header.md)`
+    : ''
+  expect(problems, `${what}: ${problems.join('; ')}${next}`).toEqual([])
 }
 
 /** Asserts an answer against the response at this JSON pointer of a contract (e.g. `/components/responses/NotFound`). */

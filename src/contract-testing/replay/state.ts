@@ -302,7 +302,11 @@ export class ReplayState {
           await this.#absent(tenant, evidence.id)
           break
         case 'listed':
-          contradictions.push(...(await this.#list(tenant, evidence.plants, evidence.cut)))
+          contradictions.push(
+            ...(evidence.skip
+              ? await this.#slice(tenant, evidence.plants, evidence.cut, evidence.skip)
+              : await this.#list(tenant, evidence.plants, evidence.cut)),
+          )
           break
         case 'room':
         case 'full':
@@ -630,6 +634,51 @@ export class ReplayState {
     if (memoryHolds(memory, part)) return
     if (this.#start) this.#startMemory.set(tenant, mergeMemory(this.#startMemory.get(tenant) ?? emptyMemory, part))
     await this.#putPlants(tenant, this.store.listPlants(tenant), mergeMemory(memory, part))
+  }
+
+  /**
+   * A list from a slice start (`skip` > 0: an offset) shows the tenant's
+   * plants from that position: it says how many come before (at least
+   * `skip`), not which. When the store gives it, nothing changes; else the
+   * store keeps its first `skip` plants (stand-ins made up when it holds
+   * fewer), then the listed ones (the plant it holds there when it has that
+   * name, else a stand-in), then, for a list `cut` at its limit, the rest.
+   * The recording's order is not checked here (the whole-recording inference,
+   * `world-inference.ts`, reads it).
+   */
+  async #slice(tenant: string, body: unknown, cut: number | undefined, skip: number): Promise<string[]> {
+    if (!Array.isArray(body) || cut === 0) return []
+    const listed: Array<Omit<StoredPlant, 'id'>> = []
+    for (const item of body) {
+      const plant = listedPlant(item)
+      if (!plant) return []
+      listed.push(plant)
+    }
+    // A list longer than its `limit` says nothing sure.
+    if (cut !== undefined && listed.length > cut) return []
+    const exact = cut === undefined || listed.length < cut
+    const model = this.#model(tenant)
+    const current = this.store.listPlants(tenant)
+    const end = skip + listed.length
+    const fits = exact ? (listed.length > 0 ? current.length === end : current.length <= skip) : current.length >= end
+    if (fits && listed.every((plant, at) => sameListed(plant, current[skip + at] as StoredPlant))) return []
+    const standIn = (fields: Omit<StoredPlant, 'id'> | undefined): StoredPlant => {
+      const id = this.#standInId(model)
+      const made = { id, ...(fields ?? { name: `Plant ${id}` }) }
+      model.standIns.set(id, this.#step)
+      insertBefore(model.initial, made, undefined)
+      return made
+    }
+    const head = current.slice(0, skip)
+    while (head.length < skip) head.push(standIn(undefined))
+    const shown = listed.map((fields, at) => {
+      const held = current[skip + at]
+      return held && sameListed(fields, held) ? held : standIn(fields)
+    })
+    const shownIds = new Set(shown.map(({ id }) => id))
+    const rest = exact ? [] : current.slice(skip).filter(({ id }) => !shownIds.has(id))
+    await this.#putPlants(tenant, [...head, ...shown, ...rest])
+    return []
   }
 
   /**

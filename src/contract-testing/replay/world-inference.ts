@@ -12,9 +12,9 @@
  * was there, a 404 delete or a 200 create that none was; a write of an id
  * none held (a 200 create) adds the plant it answers at the end, a write of
  * an id held (an update) changes that plant in its place, a 204 delete takes
- * the plant away; a list
- * shows the names and tags of all the plants in order (cut by `limit`: the
- * first ones).
+ * the plant away; a list shows the names and tags of the plants in order,
+ * from position `skip` of the tenant's list (an offset: 0, the first), at
+ * most `limit` of them (cut: the first ones from there).
  *
  * Every id an answer names has one fate the recording fixes (held from the
  * start and deleted at a known exchange, held throughout, never held), so
@@ -72,15 +72,29 @@ export type PlantInference =
 /** Partial starting worlds the search may try for one tenant before it gives up (and says so). */
 export const maxInferenceStates = 200_000
 
-/** A list as the search reads it. */
+/**
+ * A list as the search reads it, over the starting plants it sees (those
+ * not deleted before it, in order): it skips the first `skip` of the
+ * tenant's list, then shows `plants`; where they stop being starting plants
+ * the recording's own follow.
+ */
 interface ListConstraint {
-  /** How many deletes of starting plants came before it: it sees the starting plants deleted later. */
+  /**
+   * How many changes of starting plants came before it: it sees those deleted later, and those updated
+   * before it as their timelines made them then.
+   */
   readonly epoch: number
-  /** Exact: the starting plants it sees, all of them. Cut: the list as shown (starting plants, then created ones). */
+  /** Positions of the tenant's list it skips (any plants), before those it shows. */
+  readonly skip: number
+  /** The plants it shows, in order, from position `skip`. */
   readonly plants: readonly ListedPlant[]
-  readonly exact: boolean
-  /** Cut lists: whether the starting plants it sees may end after `p` of its plants (the rest: created ones). */
-  readonly endsAt?: readonly boolean[]
+  /**
+   * Whether the starting plants it sees may be exactly `s` (`0 ≤ s ≤ skip + plants.length`): how
+   * many there are and the recording's own plants after them give the list (the rest of its plants).
+   */
+  readonly endsAt: readonly boolean[]
+  /** Cut at its limit: more starting plants than `skip + plants.length` give it too. */
+  readonly open: boolean
 }
 
 /** What becomes of a starting plant the recording changes: from each epoch on, the plant it is then (`undefined`: gone). */
@@ -209,26 +223,31 @@ function listConstraint(
     listed.push(plant)
   }
   const { cut } = evidence
-  // A list longer than its `limit` says nothing sure (the contract check reports it).
-  if (cut !== undefined && listed.length > cut) return undefined
-  if (cut === undefined || listed.length < cut) {
-    const from = listed.length - created.length
-    if (from < 0 || !created.every((plant, at) => sameListed(plant, listed[from + at] as ListedPlant))) {
-      return {
-        index,
-        reason: `the list [${describe(listed)}] does not end with the plants the recording created and did not delete since [${describe(created)}]`,
-      }
+  const skip = evidence.skip ?? 0
+  // A list longer than its `limit` says nothing sure (the contract check reports it); `limit=0` says nothing.
+  if (cut !== undefined && (listed.length > cut || cut === 0)) return undefined
+  // Cut at its limit: the tenant's list goes on past it. Else it ends there (an empty one: at or before `skip`).
+  const open = cut !== undefined && listed.length === cut
+  const end = skip + listed.length
+  // With `s` starting plants seen, the tenant's list is those then the recording's own: what it shows from `skip`.
+  const endsAt = Array.from({ length: end + 1 }, (_, seen) => {
+    const length = seen + created.length
+    if (!(open ? length >= end : listed.length > 0 ? length === end : length <= skip)) return false
+    return listed.every((plant, at) => {
+      const place = skip + at - seen
+      if (place < 0) return true // a starting plant: the search places it
+      const own = created[place]
+      return own !== undefined && sameListed(plant, own)
+    })
+  })
+  if (!endsAt.includes(true)) {
+    const where = skip === 0 ? '' : ` from position ${skip}`
+    return {
+      index,
+      reason: `the list [${describe(listed)}]${where} does not end with the plants the recording created and did not delete since [${describe(created)}]`,
     }
-    return { epoch, plants: listed.slice(0, from), exact: true }
   }
-  // Cut: the starting plants it sees may end anywhere the rest of it is the first of the recording's own.
-  const endsAt = listed.map(
-    (_, p) =>
-      created.length >= listed.length - p &&
-      listed.slice(p).every((plant, at) => sameListed(plant, created[at] as ListedPlant)),
-  )
-  endsAt.push(true)
-  return { epoch, plants: listed, exact: false, endsAt }
+  return { epoch, skip, plants: listed, endsAt, open }
 }
 
 /** A plant of a starting list: `epoch` 0 held throughout, else the epoch its delete ends; its name when a list showed it. */
@@ -277,9 +296,7 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
   const done = ({ seen, placed, held }: State) =>
     held >= heldCount &&
     placed.every((count, group) => count === groups[group]?.length) &&
-    lists.every((list, at) =>
-      list.exact ? seen[at] === list.plants.length : (list.endsAt?.[seen[at] as number] ?? false),
-    )
+    lists.every((list, at) => list.endsAt[seen[at] as number] ?? false)
   /** The state after one more plant from `group` (past the last: held throughout), or nothing when it cannot be. */
   const step = (state: State, group: number): { after: State; placed: Placed } | undefined => {
     const throughout = group === groups.length
@@ -300,13 +317,15 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
       const known =
         list.epoch >= epoch ? timeline?.filter((change) => change.epoch <= list.epoch).at(-1)?.plant : undefined
       if (list.epoch >= epoch && !known) return seenOf
-      if (!list.exact && seenOf === list.plants.length) return seenOf // past a cut list's end
-      const shown = list.plants[seenOf]
+      if (list.open && seenOf === list.endsAt.length - 1) return seenOf // past a cut list's end
+      advanced = true
+      if (seenOf >= list.endsAt.lastIndexOf(true)) fits = false // more than the list allows
+      if (seenOf < list.skip) return seenOf + 1 // a plant it skips: any
+      const shown = list.plants[seenOf - list.skip]
       if (known) {
         if (!shown || !sameListed(known, shown)) fits = false
       } else if (!shown || (plant && !sameListed(plant, shown)) || (was && !wasShown(was, shown))) fits = false
       else plant = shown
-      advanced = true
       return seenOf + 1
     })
     if (!fits || (throughout && !advanced && state.held >= heldCount)) return undefined // a plant nothing needs
@@ -319,13 +338,15 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
       placed: { epoch: throughout ? 0 : (epochs[count] as number), plant },
     }
   }
-  // The fewest plants: every changed one; a whole list shows all the others there then.
+  // The fewest plants: every changed one; a list sees at least the fewest it allows, besides those the changes
+  // before it took away. The most: a list that is not cut sees at most the most it allows (a whole one: exactly so
+  // many), besides those.
   let fewest = firsts.size
+  let most = reading.deaths.length + heldCount + lists.reduce((sum, list) => sum + list.endsAt.length - 1, 0)
   for (const list of lists) {
-    if (list.exact) fewest = Math.max(fewest, list.plants.length + goneBy(list.epoch))
-    else fewest = Math.max(fewest, (list.endsAt?.indexOf(true) ?? 0) + goneBy(list.epoch))
+    fewest = Math.max(fewest, list.endsAt.indexOf(true) + goneBy(list.epoch))
+    if (!list.open) most = Math.min(most, list.endsAt.lastIndexOf(true) + goneBy(list.epoch))
   }
-  const most = reading.deaths.length + heldCount + lists.reduce((sum, list) => sum + list.plants.length, 0)
   /** The largest number of further plants within which each state is known to fail. */
   const failed = new Map<string, number>()
   let tried = 0
@@ -351,7 +372,6 @@ function search(reading: Reading, maxStates: number): Placed[] | 'none' | 'too m
       }
       stack.push({ state: child.after, key: keyOfState(child.after), next: 0, placed: child.placed })
     }
-    if (lists.some((list) => list.exact)) break // a whole list fixes how many plants there are
   }
   return 'none'
 }

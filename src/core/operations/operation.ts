@@ -58,8 +58,10 @@ export interface RecordedRequest {
  * - `exists` / `missing`: before the request, a plant with this `id` was
  *   there / was not (`otherwise`: the status the operation answers when it
  *   is not so, for a report);
- * - `listed`: the answer's body is the tenant's plants in order (`cut`: only
- *   the first ones, at most `cut`);
+ * - `listed`: the answer's body is the tenant's plants in order, from
+ *   position `skip` of its list (absent: 0, the first), at most `cut` of them
+ *   (absent: all the rest): the slice its operation's `defineSlicing` reads
+ *   from the request (`slice.ts`);
  * - `room` / `full`: the tenant had room for one more plant / held its quota;
  * - `wrote`: after it, the plant with this `id` is `plant`, or (`undefined`)
  *   there is none: the generic change every persistence layer applies;
@@ -77,7 +79,12 @@ export type Evidence =
       readonly was?: { readonly name?: string; readonly tag?: string | null } | undefined
     }
   | { readonly kind: 'missing'; readonly id: number; readonly otherwise: number }
-  | { readonly kind: 'listed'; readonly plants: unknown; readonly cut?: number | undefined }
+  | {
+      readonly kind: 'listed'
+      readonly plants: unknown
+      readonly skip?: number | undefined
+      readonly cut?: number | undefined
+    }
   | { readonly kind: 'room' }
   | { readonly kind: 'full' }
   | { readonly kind: 'wrote'; readonly id: number; readonly plant: StoredPlant | undefined }
@@ -118,7 +125,7 @@ export interface NotSure {
   readonly notSure: string
 }
 
-/** @example return notSure('a list parameter nothing reads back (an offset, a filter)') */
+/** @example return notSure('the path id is not an integer') */
 export function notSure(why: string): NotSure {
   return { notSure: why }
 }

@@ -188,3 +188,21 @@ describe('the states the msw recorder names for what an answer reads back', () =
     })
   }
 })
+
+describe('a list from a slice start (an offset): the state names the plants it skipped too', () => {
+  test.each([
+    { what: 'cut at its limit', evidence: { skip: 3, cut: 2 }, count: 5 },
+    { what: 'the end of the list', evidence: { skip: 3 }, count: 5 },
+    { what: 'empty, past the end', evidence: { skip: 4, cut: 2, plants: [] }, count: 4 },
+  ])('$what: the tenant has skip + n plants, and the same slice of it holds n', async ({ evidence, count }) => {
+    const listed = { kind: 'listed', plants: [{ name: 'a' }, { name: 'b' }], ...evidence } as const
+    const states = statesOf([listed])
+    expect(states).toEqual([{ name: 'the tenant has {count} plants', params: { count } }])
+    const { store, runner } = await setUp()
+    for (const { name, params } of states) await runner.apply({ state: name, params, action: 'setup' })
+    const shown = listed.plants.length
+    expect(store.listPlants(verificationTenantId).slice(listed.skip, listed.skip + (listed.cut ?? count))).toHaveLength(
+      shown,
+    )
+  })
+})
