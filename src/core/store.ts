@@ -26,8 +26,6 @@ export {
   type PlantGenerator,
   type ProvisionedTenant,
   type ProvisionOptions,
-  provisionedTenant,
-  provisionedTenantSpec,
   type TenantSnapshot,
 } from './tenants.ts'
 export type { Principal } from './tokens.ts'
