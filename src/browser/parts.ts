@@ -1,6 +1,7 @@
 /**
  * What a page's worker mock loads on demand, in one chunk: zod, the fault
- * rules, the request journal, the coverage and the stored world (`persist`).
+ * rules, the request journal, the coverage and the stored world (`persist`),
+ * and what only the sandbox does with tenants (provisioning, expiry, eviction).
  * `setupPlantStoreWorker` loads it right after the first answer (in the
  * background), on `mock.ready()`, before a write's body check, and at set-up
  * when that needs it (`persist`, `exposeOnWindow`, a world other than the
@@ -8,6 +9,7 @@
  * (`zod-on-demand.ts`).
  */
 import { objectSchema } from '../core/body-schemas.ts'
+import * as sandbox from '../core/sandbox-tenants.ts'
 import * as world from '../core/world-schemas.ts'
 import { z } from '../core/zod-mini.ts'
 import { provideZod } from './zod-on-demand.ts'
@@ -48,7 +50,7 @@ export const zodMembers = {
   uuid: z.uuid,
 }
 
-provideZod(zodMembers, { objectSchema, world })
+provideZod(zodMembers, { objectSchema, world, sandbox })
 
 export { plantStoreParts } from '../in-process-handler.ts'
 export { storedPlantStore } from './stored-world.ts'

@@ -12,6 +12,7 @@
 import type { objectSchema as ObjectSchema } from '../core/body-schemas.ts'
 import { PlantStoreError } from '../core/errors.ts'
 import { lazy } from '../core/lazy.ts'
+import type * as SandboxTenants from '../core/sandbox-tenants.ts'
 import type * as WorldSchemas from '../core/world-schemas.ts'
 import type { z as Mini } from '../core/zod-mini.ts'
 
@@ -19,8 +20,17 @@ export { lazy }
 
 /** The members of zod the package uses, once the parts have loaded. */
 let loaded: Partial<typeof Mini> | undefined
-/** The contract's object schemas (`body-schemas.ts`) and a world's (`world-schemas.ts`), once the parts have loaded. */
-let schemas: { readonly objectSchema: typeof ObjectSchema; readonly world: typeof WorldSchemas } | undefined
+/**
+ * The contract's object schemas (`body-schemas.ts`), a world's (`world-schemas.ts`) and what only the sandbox
+ * does with tenants (`sandbox-tenants.ts`), once the parts have loaded.
+ */
+let schemas:
+  | {
+      readonly objectSchema: typeof ObjectSchema
+      readonly world: typeof WorldSchemas
+      readonly sandbox: typeof SandboxTenants
+    }
+  | undefined
 /** Loads the parts that provide zod (set by the browser entry). */
 let loader: (() => Promise<unknown>) | undefined
 
@@ -34,6 +44,12 @@ export function provideZod(zod: Partial<typeof Mini>, built: NonNullable<typeof 
 export const objectSchema: typeof ObjectSchema = (name) => {
   if (schemas === undefined) throw notLoaded()
   return schemas.objectSchema(name)
+}
+
+/** `sandbox-tenants.ts` (provisioning, expiry, eviction), once the parts have loaded: a page's first answer never runs it. */
+export function sandboxTenants(): typeof SandboxTenants {
+  if (schemas === undefined) throw notLoaded()
+  return schemas.sandbox
 }
 
 /** A schema of `world-schemas.ts`, once the parts have loaded: until then using it throws {@link notLoaded}'s error. */

@@ -14,14 +14,13 @@ import type { Logger } from 'pino'
 import { bearerToken } from '../core/auth.ts'
 import type { PlantStoreHandler } from '../core/core.ts'
 import { challenge, invalidRequest, PlantStoreError, renderError } from '../core/errors.ts'
+import { provisionedTenant, provisionedTenantSpec } from '../core/sandbox-tenants.ts'
 import type { StoredPlant } from '../core/schemas.ts'
 import {
   fromSnapshot,
   type PlantStore,
   type ProvisionedTenant,
   type ProvisionOptions,
-  provisionedTenant,
-  provisionedTenantSpec,
   type StoreChange,
 } from '../core/store.ts'
 import { worldOwner } from '../core/tenants.ts'

@@ -26,8 +26,6 @@ export {
   type PlantGenerator,
   type ProvisionedTenant,
   type ProvisionOptions,
-  provisionedTenant,
-  provisionedTenantSpec,
   type TenantSnapshot,
 } from './tenants.ts'
 export type { Principal } from './tokens.ts'
@@ -306,7 +304,9 @@ export class PlantStore {
    * `Retry-After` of the seconds until the least recently used one turns
    * idle. With a `share`, its owner may hold at most `share.max`: past it
    * its own least recently used idle tenant is evicted, or it is refused
-   * with `too_many_requests` (429). Returns the evicted ids.
+   * with `too_many_requests` (429). Returns the evicted ids. Sandbox-only: in a
+   * page (the browser entry) its code comes with the mock's parts, and until
+   * `mock.ready()` has settled it throws `unavailable`, as {@link load} does.
    *
    * @example
    * const evicted = store.makeRoom(100, 600_000) // then provisionTenant

@@ -1,16 +1,21 @@
 import { recorded } from './plant-writes.ts'
-import { randomId } from './random.ts'
-import { type TenantSpec, tenantSpecSchema } from './schemas.ts'
+import type { TenantSpec } from './schemas.ts'
 import type { StoreLoads } from './store-loads.ts'
 import type { StoreState } from './store-state.ts'
 import type { StoreTokens } from './store-tokens.ts'
-import { type ProvisionedTenant, type ProvisionOptions, provisionedTenant, provisionedTenantSpec } from './tenants.ts'
+import type { ProvisionedTenant, ProvisionOptions } from './tenants.ts'
+import { sandboxTenants } from './zod.ts'
 
 /**
  * `PlantStore`'s tenant lifecycle: adding, provisioning (with its plant
  * budget and per-client share), expiry, eviction when tenants or plant
  * bytes run out, and removal, each recorded in the change log. The
  * sandbox's admin routes over it are `src/server/admin/tenant-lifecycle.ts`.
+ * What only the sandbox runs (adding, provisioning, expiry, eviction) is
+ * `sandbox-tenants.ts`, reached through the zod seam: in a page it comes
+ * with the mock's parts (`mock.ready()`), as zod does, and until then it
+ * throws a `PlantStoreError` (`unavailable`) naming `mock.ready()`, unless
+ * there is nothing to expire or evict.
  *
  * @example
  * const lifecycle = new TenantProvisioning(state, loads, tokens)
@@ -30,14 +35,7 @@ export class TenantProvisioning {
   }
 
   async add(spec: TenantSpec): Promise<void> {
-    const state = this.#state
-    const checked = tenantSpecSchema.parse(spec)
-    const tenant = await state.build(checked)
-    await this.#loads.settle()
-    state.insert(tenant, false)
-    await recorded(state.record, { kind: 'tenant', tenantId: checked.id, spec: checked, provisioned: false }, () =>
-      state.tenants.remove(checked.id),
-    )
+    await sandboxTenants().addTenant(this.#state, this.#loads, spec)
   }
 
   remove(tenantId: string): boolean {
@@ -56,27 +54,13 @@ export class TenantProvisioning {
   }
 
   async provision(options: ProvisionOptions): Promise<ProvisionedTenant> {
-    const state = this.#state
-    const id = `t_${randomId(12)}`
-    const tokens = { read: `psm_${randomId(24)}`, write: `psm_${randomId(24)}` }
-    const expiresAt = options.ttlMs === undefined ? undefined : state.now() + options.ttlMs
-    const answer = provisionedTenant(id, tokens, options, expiresAt)
-    const spec = provisionedTenantSpec(id, tokens, { ...options, expiresAt: answer.expiresAt })
-    const tenant = await state.build(spec)
-    await this.#loads.settle()
-    const owner = options.owner ?? `tenant ${id}`
-    state.tenants.budget.admit(tenant.plants.bytes, owner, `a tenant of ${tenant.plants.count()} plants`)
-    state.insert(tenant, true, options.owner)
-    await recorded(state.record, { kind: 'tenant', tenantId: id, spec, provisioned: true }, () =>
-      state.tenants.remove(id),
-    )
-    return answer
+    return sandboxTenants().provisionTenant(this.#state, this.#loads, options)
   }
 
   removeExpired(): string[] {
-    const expired = this.#state.tenants.removeExpired(this.#state.now())
-    for (const { users } of expired) this.#tokens.rememberExpired(users)
-    return this.#state.recordRemovals(expired.map(({ id }) => id))
+    // Nothing to expire (as in a page until its parts are here): nothing to load.
+    if (this.#state.tenants.expiring.size === 0) return []
+    return sandboxTenants().removeExpired(this.#state, this.#tokens)
   }
 
   nextExpiry(): number | undefined {
@@ -93,7 +77,7 @@ export class TenantProvisioning {
 
   makeRoom(max: number, idleMs: number, share?: { readonly owner: string; readonly max: number }): string[] {
     const state = this.#state
-    return state.recordRemovals(state.tenants.makeRoom(max, idleMs, state.now(), share))
+    return state.recordRemovals(sandboxTenants().makeRoom(state.tenants, max, idleMs, state.now(), share))
   }
 
   evictIdleWhenFull(idleMs: number, onEvicted: (tenantIds: readonly string[]) => void): void {
@@ -101,7 +85,9 @@ export class TenantProvisioning {
   }
 
   evictIdle(max: number): string[] {
-    return this.#state.recordRemovals(this.#state.tenants.evictIdle(max))
+    // At most `max` provisioned (as in a page until its parts are here): nothing to evict, nothing to load.
+    if (this.#state.tenants.provisioned.size <= max) return []
+    return this.#state.recordRemovals(sandboxTenants().evictIdle(this.#state.tenants, max))
   }
 
   has(tenantId: string): boolean {
@@ -113,7 +99,7 @@ export class TenantProvisioning {
     if (!this.#idleEviction) return
     const { idleMs, onEvicted } = this.#idleEviction
     const state = this.#state
-    const evicted = state.recordRemovals(state.tenants.reclaimIdle(bytes, state.now() - idleMs))
+    const evicted = state.recordRemovals(sandboxTenants().reclaimIdle(state.tenants, bytes, state.now() - idleMs))
     if (evicted.length > 0) onEvicted(evicted)
   }
 }

@@ -1,14 +1,5 @@
-import { PlantStoreError } from './errors.ts'
 import { PlantBudget, type PlantBudgetOptions } from './plant-budget.ts'
-import {
-  type CheckedTenantSpec,
-  type StoredPlant,
-  type StoreSnapshot,
-  scopes,
-  type TenantSpec,
-  tenantSpecSchema,
-  toPlant,
-} from './schemas.ts'
+import { type CheckedTenantSpec, type StoredPlant, type StoreSnapshot, type TenantSpec, toPlant } from './schemas.ts'
 import { emptyMemory, type TenantMemory } from './tenant-memory.ts'
 import { TenantPlants } from './tenant-plants.ts'
 import { type Principal, TokenIndex } from './tokens.ts'
@@ -103,8 +94,8 @@ export const worldOwner = "the sandbox's world"
  * A store's tenants and their lifecycle: the tenants with the index of their
  * tokens, which of them were provisioned at run time (least recently used
  * first, with when each was last used), and when those with a time-to-live
- * expire; provisioning, expiry, eviction at capacity. Built aside and
- * swapped in whole by a load.
+ * expire. Built aside and swapped in whole by a load. Their expiry and
+ * eviction, which only the sandbox runs, are `sandbox-tenants.ts`'s.
  *
  * @example
  * const tenants = new Tenants()
@@ -218,12 +209,6 @@ export class Tenants {
     return this.#tokens.isValid(token, now)
   }
 
-  /** Removes the provisioned tenants whose time-to-live has passed at `now`, and answers them. */
-  removeExpired(now: number): Tenant[] {
-    const expired = [...this.#expiring].filter(([, expiresAt]) => expiresAt <= now).map(([id]) => id)
-    return expired.flatMap((tenantId) => this.remove(tenantId) ?? [])
-  }
-
   /** When the next provisioned tenant expires (epoch ms), or `undefined` when none has a time-to-live. */
   nextExpiry(): number | undefined {
     return this.#expiring.size === 0 ? undefined : Math.min(...this.#expiring.values())
@@ -239,79 +224,14 @@ export class Tenants {
     return [...this.#provisioned.keys()]
   }
 
-  /**
-   * Makes room for one more provisioned tenant when `max` are held (see
-   * `PlantStore.makeRoom`): evicts the least recently used of those idle
-   * since `now - idleMs`, or throws `at_capacity` (503) with a `Retry-After`.
-   * With a `share`, its owner may hold at most `share.max` of them: past it,
-   * the owner's own least recently used idle one is evicted, or the new one
-   * is refused with `too_many_requests` (429) and a `Retry-After`, before any
-   * other owner's tenant is touched.
-   */
-  makeRoom(max: number, idleMs: number, now: number, share?: { owner: string; max: number }): string[] {
-    const provisioned = this.#provisioned
-    const idleSince = now - idleMs
-    const evicted: string[] = []
-    if (share) {
-      const own = [...provisioned].filter(([tenantId]) => this.#owners.get(tenantId) === share.owner)
-      let held = own.length
-      for (const [tenantId, lastUsed] of own) {
-        if (held < share.max || lastUsed > idleSince) break
-        this.remove(tenantId)
-        evicted.push(tenantId)
-        held--
-      }
-      if (held >= share.max) {
-        const leastRecent = own[evicted.length]?.[1] ?? idleSince
-        throw new PlantStoreError(
-          'too_many_requests',
-          `This client (${share.owner}) already holds ${held} provisioned tenants, its share of the sandbox's ` +
-            `${max}, all used in the last ${formatDuration(idleMs)}; delete one it no longer needs ` +
-            '(DELETE /__sandbox/tenants/{id}) or reuse one (POST /__sandbox/reset puts it back).',
-          { 'retry-after': String(Math.max(1, Math.ceil((leastRecent - idleSince) / 1000))) },
-        )
-      }
-    }
-    for (const [tenantId, lastUsed] of provisioned) {
-      if (provisioned.size < max || lastUsed > idleSince) break
-      this.remove(tenantId)
-      evicted.push(tenantId)
-    }
-    if (provisioned.size < max) return evicted
-    const [leastRecent = idleSince] = provisioned.values()
-    const retryAfter = Math.max(1, Math.ceil((leastRecent - idleSince) / 1000))
-    throw new PlantStoreError(
-      'at_capacity',
-      `The sandbox holds its maximum of ${max} provisioned tenants, all used in the last ${formatDuration(idleMs)}; ` +
-        'none is evicted while in use. Delete tenants you no longer need, or try again later.',
-      { 'retry-after': String(retryAfter) },
-    )
+  /** Provisioned tenants, least recently used first, with when each was last used (epoch ms on the store's clock). */
+  get provisioned(): ReadonlyMap<string, number> {
+    return this.#provisioned
   }
 
-  /**
-   * Evicts provisioned tenants unused since `idleSince`, least recently used
-   * first, until `bytes` more fit the plant budget (or none idle is left);
-   * answers their ids.
-   */
-  reclaimIdle(bytes: number, idleSince: number): string[] {
-    const evicted: string[] = []
-    for (const [tenantId, lastUsed] of this.#provisioned) {
-      if (this.budget.fits(bytes) || lastUsed > idleSince) break
-      this.remove(tenantId)
-      evicted.push(tenantId)
-    }
-    return evicted
-  }
-
-  /** Removes provisioned tenants, least recently used first, until at most `max` remain; answers their ids. */
-  evictIdle(max: number): string[] {
-    const evicted: string[] = []
-    for (const tenantId of this.#provisioned.keys()) {
-      if (this.#provisioned.size <= max) break
-      this.remove(tenantId)
-      evicted.push(tenantId)
-    }
-    return evicted
+  /** Provisioned tenants with a time-to-live, with when each expires (epoch ms). */
+  get expiring(): ReadonlyMap<string, number> {
+    return this.#expiring
   }
 }
 
@@ -362,67 +282,4 @@ export function fromSnapshot({
 } {
   const seeded = Object.keys(seedMemory).length === 0 ? {} : { memory: seedMemory }
   return { spec: { ...tenant, plants: seedPlants, ...seeded }, plants, memory }
-}
-
-/**
- * What provisioning a tenant answers: its id and tokens, its plants (a count
- * and seed, or how many exact ones) and when it expires (`expiresAt`, epoch
- * ms), if it does.
- *
- * @example
- * provisionedTenant('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 }, undefined)
- * // { tenant: 't_1', tokens: { read: 'psm_r', write: 'psm_w' }, plants: 5, seed: 7 }
- */
-export function provisionedTenant(
-  tenant: string,
-  tokens: ProvisionedTenant['tokens'],
-  { plants, seed, quota }: Pick<ProvisionOptions, 'plants' | 'seed' | 'quota'>,
-  expiresAt: number | undefined,
-): ProvisionedTenant {
-  return {
-    tenant,
-    tokens,
-    ...(typeof plants === 'number' ? { plants, seed } : { plants: plants.length }),
-    ...(quota === undefined ? {} : { quota }),
-    ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
-  }
-}
-
-/**
- * The spec of a provisioned tenant: a read-write and a read-only user with
- * these tokens, and `plants` plants seeded from `seed`.
- *
- * @example
- * provisionedTenantSpec('t_1', { read: 'psm_r', write: 'psm_w' }, { plants: 5, seed: 7 })
- */
-export function provisionedTenantSpec(
-  id: string,
-  tokens: { readonly read: string; readonly write: string },
-  recipe: {
-    plants: number | readonly StoredPlant[]
-    seed: number
-    quota?: number | undefined
-    /** ISO 8601 instant its tokens stop working; `null` or absent: never. */
-    expiresAt?: string | null
-  },
-): CheckedTenantSpec {
-  const expiresAt = recipe.expiresAt ?? null
-  return tenantSpecSchema.parse({
-    id,
-    name: `Provisioned tenant ${id}`,
-    seed: recipe.seed,
-    plants: recipe.plants,
-    quota: recipe.quota,
-    users: [
-      { id: `${id}.write`, name: 'CI gardener', tokens: [{ token: tokens.write, scopes: [...scopes], expiresAt }] },
-      { id: `${id}.read`, name: 'CI visitor', tokens: [{ token: tokens.read, scopes: ['plants:read'], expiresAt }] },
-    ],
-  })
-}
-
-/** `600000` → `10 minutes`, `90000` → `90 seconds`. */
-function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000)
-  if (seconds % 60 === 0 && seconds >= 60) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`
-  return seconds === 1 ? '1 second' : `${seconds} seconds`
 }
