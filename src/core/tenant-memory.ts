@@ -18,9 +18,10 @@ import { lazy, z } from './zod.ts'
  * {@link refusal} (the write it refuses): nowhere else. The fields no rule
  * declares are any JSON, carried as they are.
  */
-const memoryFields = {
-  // A rule's field, e.g. `deleted: z.optional(z.array(z.number()))`.
-}
+const memoryFields = () => ({
+  // A rule's field, e.g. `deleted: z.optional(z.array(z.number()))`. Built on first use (a function): zod is
+  // not there yet while the modules load (in a page, not before `mock.ready()`).
+})
 
 /** The most a tenant's memory may take, as JSON text in UTF-8 bytes: a write that would grow it past is refused (507). */
 export const maxMemoryBytes = 64 << 10
@@ -33,7 +34,7 @@ export const maxMemoryBytes = 64 << 10
  * tenantMemorySchema.parse({ deleted: [3] })
  */
 export const tenantMemorySchema: z.ZodMiniType<TenantMemory> = lazy(() =>
-  z.catchall(z.object(memoryFields), z.json()).check(
+  z.catchall(z.object(memoryFields()), z.json()).check(
     z.refine((memory: object) => utf8Length(JSON.stringify(memory)) <= maxMemoryBytes, {
       message: `a tenant's memory takes at most ${formatBytes(maxMemoryBytes)} as JSON`,
     }),
@@ -41,7 +42,8 @@ export const tenantMemorySchema: z.ZodMiniType<TenantMemory> = lazy(() =>
 )
 
 /** The fields the rules declare in {@link memoryFields}, typed by their schemas. */
-type DeclaredMemory = { readonly [Field in keyof typeof memoryFields]?: z.output<(typeof memoryFields)[Field]> }
+type Fields = ReturnType<typeof memoryFields>
+type DeclaredMemory = { readonly [Field in keyof Fields]?: z.output<Fields[Field]> }
 
 /**
  * A tenant's memory (see {@link tenantMemorySchema}): the declared fields,
