@@ -647,15 +647,8 @@ export class ReplayState {
    * `world-inference.ts`, reads it).
    */
   async #slice(tenant: string, body: unknown, cut: number | undefined, skip: number): Promise<string[]> {
-    if (!Array.isArray(body) || cut === 0) return []
-    const listed: Array<Omit<StoredPlant, 'id'>> = []
-    for (const item of body) {
-      const plant = listedPlant(item)
-      if (!plant) return []
-      listed.push(plant)
-    }
-    // A list longer than its `limit` says nothing sure.
-    if (cut !== undefined && listed.length > cut) return []
+    const listed = cut === 0 ? undefined : listedPlants(body, cut)
+    if (!listed) return []
     const exact = cut === undefined || listed.length < cut
     const model = this.#model(tenant)
     const current = this.store.listPlants(tenant)
@@ -693,15 +686,9 @@ export class ReplayState {
    * it holds them in.
    */
   async #list(tenant: string, body: unknown, cut: number | undefined): Promise<string[]> {
-    if (!Array.isArray(body)) return []
-    const listed: Array<Omit<StoredPlant, 'id'>> = []
-    for (const item of body) {
-      const plant = listedPlant(item)
-      if (!plant) return []
-      listed.push(plant)
-    }
     // A list cut at `limit` says only what comes first; a longer one than asked for says nothing sure.
-    if (cut !== undefined && listed.length > cut) return []
+    const listed = listedPlants(body, cut)
+    if (!listed) return []
     const exact = cut === undefined || listed.length < cut
     const model = this.#model(tenant)
     const current = this.store.listPlants(tenant)
@@ -1133,4 +1120,19 @@ export function limitOf(query: string): number | undefined {
   const values = new URLSearchParams(query).getAll('limit')
   const [value] = values
   return values.length === 1 && value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined
+}
+
+/**
+ * The plants a list's body shows, in order, or `undefined` when it says
+ * nothing sure: not a list of plants, or longer than its `limit` (`cut`).
+ */
+function listedPlants(body: unknown, cut: number | undefined): Array<Omit<StoredPlant, 'id'>> | undefined {
+  if (!Array.isArray(body)) return undefined
+  const listed: Array<Omit<StoredPlant, 'id'>> = []
+  for (const item of body) {
+    const plant = listedPlant(item)
+    if (!plant) return undefined
+    listed.push(plant)
+  }
+  return cut !== undefined && listed.length > cut ? undefined : listed
 }
